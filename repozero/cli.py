@@ -1,0 +1,81 @@
+"""The `repozero` command line: a thin composition root over the subpackages.
+
+Each module in `repozero.commands` adds its own subcommands (`register(subparsers)`), so features land
+without editing this file. Bad input exits 2 with a message naming the file, field or flag; a failure at
+run time exits 1; neither prints a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from repozero import __version__
+from repozero import commands as commands_pkg
+from repozero.config import load_config
+from repozero.errors import RepoZeroError
+from repozero.log import configure_logging
+
+__all__ = ["build_parser", "main"]
+
+
+def common_options(suppress: bool = False) -> argparse.ArgumentParser:
+    """Options every command takes, before or after the command name."""
+    default = argparse.SUPPRESS if suppress else None
+    parser = argparse.ArgumentParser(add_help=False)
+    group = parser.add_argument_group("common options")
+    group.add_argument("--config", metavar="FILE", default=default, help="TOML config file")
+    group.add_argument(
+        "--set",
+        metavar="KEY=VALUE",
+        action="append",
+        dest="overrides",
+        default=argparse.SUPPRESS if suppress else [],
+        help="override a config key, e.g. oracle.repeats=5",
+    )
+    group.add_argument(
+        "--log-json",
+        action="store_true",
+        default=argparse.SUPPRESS if suppress else False,
+        help="log JSON lines to stderr",
+    )
+    group.add_argument(
+        "--log-level",
+        default=argparse.SUPPRESS if suppress else "info",
+        choices=["debug", "info", "warning", "error"],
+        help="log level (default: info)",
+    )
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="repozero",
+        description="Benchmark and test-time-scaling engine for agents that build repositories from scratch.",
+        parents=[common_options()],
+    )
+    parser.add_argument("--version", action="version", version=f"repozero {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    parent = common_options(suppress=True)
+    for info in sorted(pkgutil.iter_modules(commands_pkg.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{commands_pkg.__name__}.{info.name}")
+        module.register(subparsers, parent)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    configure_logging(json=args.log_json, level=args.log_level)
+    try:
+        args.cfg = load_config(args.config, args.overrides)
+        return int(args.func(args) or 0)
+    except RepoZeroError as exc:
+        print(f"repozero: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("repozero: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,1 @@
+"""repozero.sandbox"""

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Run the whole test suite as CI does: set up, lint, type-check, test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+ruff check .
+ruff format --check . >/dev/null || { echo "ruff format: files need formatting (run: ruff format .)"; exit 1; }
+mypy .
+exec python3 -m pytest -q "$@"
