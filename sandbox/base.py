@@ -1,0 +1,180 @@
+"""The one `Sandbox` contract every backend implements and every caller depends on (DESIGN §6).
+
+Time limits are the caller's: wrap a call in `anyio.fail_after(...)` (or any cancel scope with a deadline);
+the backend reads `anyio.current_effective_deadline()` and enforces the same deadline inside the sandbox,
+so a command that outlives it is killed there with everything it started — and the call returns an
+`ExecResult` with `timed_out=True` instead of raising, when the deadline was the sandbox's own
+`timeout_s` argument. Cancellation from outside still cancels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from repozero.records import Record
+
+__all__ = [
+    "DEFAULT_OUTPUT_CAP",
+    "CaseInput",
+    "CaseRun",
+    "ExecResult",
+    "Sandbox",
+    "SandboxBackend",
+    "SandboxProcess",
+    "SandboxSpec",
+]
+
+DEFAULT_OUTPUT_CAP = 1 << 20
+
+
+class ExecResult(Record, kw_only=True):
+    """What one command did. Outcomes are data: a failing command is not an exception."""
+
+    stdout: bytes
+    stderr: bytes
+    exit_code: int
+    """The command's exit status; death by signal N is 128+N (as a shell reports it)."""
+    wall_s: float
+    timed_out: bool = False
+    truncated: bool = False
+    """stdout or stderr went past the output cap and was cut (the cut is marked in the bytes)."""
+    oom: bool = False
+    """Killed for memory, where the backend can tell."""
+    restarted: bool = False
+    """The persistent shell had to be restarted (its cwd and env are back to the defaults)."""
+
+
+class CaseInput(Record, kw_only=True):
+    """One case as the batch driver runs it: argv appended to the entry point, stdin bytes or /dev/null."""
+
+    id: str
+    argv: list[str]
+    stdin: bytes | None = None
+
+
+class CaseRun(Record, kw_only=True):
+    """One case's run inside the sandbox under the case-execution contract (DESIGN §4)."""
+
+    id: str
+    stdout: bytes
+    stderr: bytes
+    exit_code: int
+    wall_s: float
+    timed_out: bool = False
+    truncated: bool = False
+    oom: bool = False
+
+
+class SandboxSpec(Record, kw_only=True):
+    """What to open: which toolchain image, limits, and labels for reaping.
+
+    `toolchain` names an image/toolchain set: "node" (JavaScript targets), "rust", "python-source" (the
+    Oracle's source side). Target sandboxes never hold a source interpreter.
+    """
+
+    toolchain: str = "node"
+    run_id: str = "adhoc"
+    sample: str = ""
+    role: str = "agent"
+    network: bool = False
+    memory_mb: int = 2048
+    pids: int = 256
+    cpu_time_s: int = 600
+    file_size_mb: int = 256
+    open_files: int = 1024
+    tmpfs_mb: int = 512
+
+
+@runtime_checkable
+class SandboxProcess(Protocol):
+    """A long-running process inside a sandbox with byte pipes (fork servers, the persistent shell)."""
+
+    async def send(self, data: bytes) -> None: ...
+
+    async def receive(self, max_bytes: int = 65536) -> bytes:
+        """Next chunk of stdout; b"" at end of stream."""
+        ...
+
+    async def kill(self) -> None: ...
+
+    async def wait(self) -> int: ...
+
+    async def aclose(self) -> None: ...
+
+
+@runtime_checkable
+class Sandbox(Protocol):
+    """An isolated place to run code, opened with `async with` and cleaned up under a shielded scope."""
+
+    id: str
+    workdir: str
+    """Absolute path, inside the sandbox, of the work directory (the target repository root)."""
+
+    async def exec(
+        self,
+        cmd: Sequence[str] | str,
+        *,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        stdin: bytes | None = None,
+        timeout_s: float | None = None,
+        output_cap: int = DEFAULT_OUTPUT_CAP,
+    ) -> ExecResult:
+        """Run one command (argv list, or a string for `sh -c`) in a fresh process."""
+        ...
+
+    async def shell(
+        self, command: str, *, timeout_s: float | None = None, output_cap: int = DEFAULT_OUTPUT_CAP
+    ) -> ExecResult:
+        """Run a command in the persistent shell session: cwd and env persist between calls."""
+        ...
+
+    async def run_cases(
+        self,
+        entry: Sequence[str],
+        cases: Sequence[CaseInput],
+        *,
+        timeout_s: float,
+        output_cap: int = DEFAULT_OUTPUT_CAP,
+        cwd: str | None = None,
+    ) -> list[CaseRun]:
+        """Run every case through the in-sandbox batch driver: one round trip for the whole batch."""
+        ...
+
+    async def open_process(
+        self, argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None
+    ) -> SandboxProcess: ...
+
+    async def write_file(self, path: str, data: bytes, *, mode: int = 0o644) -> None: ...
+
+    async def read_file(self, path: str, *, max_bytes: int | None = None) -> bytes: ...
+
+    async def put_tree(self, src: Path, dest: str) -> None:
+        """Copy a host folder into the sandbox at `dest` (relative paths are under `workdir`)."""
+        ...
+
+    async def get_tree(self, src: str, dest: Path) -> None:
+        """Copy a sandbox folder out to the host."""
+        ...
+
+    async def close(self) -> None: ...
+
+    async def __aenter__(self) -> Sandbox: ...
+
+    async def __aexit__(self, *exc: object) -> None: ...
+
+
+class SandboxBackend(Protocol):
+    """Opens sandboxes of one kind ("local", "docker"); the composition root picks one."""
+
+    name: str
+
+    def open(self, spec: SandboxSpec) -> Sandbox:
+        """A sandbox to enter with `async with` (starting happens in `__aenter__`)."""
+        ...
+
+    def toolchain_versions(self) -> dict[str, str]:
+        """Pinned toolchain versions, recorded wherever results are recorded."""
+        ...
