@@ -1,0 +1,91 @@
+"""Protocols: named, versioned bundles that fix what an agent sees and how ACE and grading behave.
+
+A run records its protocol (name, version and every field) in its manifest; runs under different protocols
+are never pooled. `repozero-strict` is ours and the default. `paper-text` follows what the RepoZero paper's
+text says; `repozero-public` follows what the public RepoZero scripts do. Neither is "the paper's" protocol
+in any stronger sense: the text and the scripts leave details open, and each field below says which
+choice we made.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from repozero.errors import UsageError
+from repozero.records import Record
+
+__all__ = ["PROTOCOLS", "Protocol", "get_protocol"]
+
+
+class Protocol(Record, kw_only=True):
+    name: str
+    version: int
+    description: str
+    # what the coder sees
+    show_test_program: bool = True
+    whitebox_cases: int = 4
+    oracle_access: Literal["none", "tool"] = "none"
+    oracle_queries: int = 0
+    # the ACE loop
+    tests_per_round: int = 8
+    """Inputs the tester proposes each round (before the Oracle's filter)."""
+    tests_generated: Literal["each_round", "once"] = "each_round"
+    coder_session: Literal["same", "fresh"] = "same"
+    feedback: Literal["all_failures", "first_mismatch"] = "all_failures"
+    feedback_cases: int = 5
+    """At most this many failing cases are shown in one feedback message."""
+    invocations: Literal["rounds_plus_one"] = "rounds_plus_one"
+    """Budget N means N+1 coder invocations: code, then N × (test, refine) (the paper's Table 4)."""
+    oracle_repeats: int = 5
+    # grading
+    comparator: Literal["strict", "paper_compat"] = "strict"
+    oracle_error_policy: Literal["drop", "count_as_failure"] = "drop"
+    case_timeout_s: float = 5.0
+
+
+PROTOCOLS: dict[str, Protocol] = {
+    p.name: p
+    for p in (
+        Protocol(
+            name="repozero-strict",
+            version=1,
+            description=(
+                "Ours (default). Test program and 4 whitebox cases shown; tester proposes 8 inputs each round; "
+                "same coder session continues with all failures (up to 5 shown, byte-level diffs); strict byte "
+                "comparison of stdout and exit code; inputs the Oracle cannot ground are dropped; 5 s per case."
+            ),
+        ),
+        Protocol(
+            name="paper-text",
+            version=1,
+            description=(
+                "What the paper's text says: API spec + four whitebox cases + constraints; ACE with a testing "
+                "agent whose inputs are filtered like the dataset (20 repeats); error messages fed back to the "
+                "coding agent; strict string-level comparison. Unstated details (number of inputs, session reuse) "
+                "follow repozero-strict."
+            ),
+            oracle_repeats=20,
+        ),
+        Protocol(
+            name="repozero-public",
+            version=1,
+            description=(
+                "What the public RepoZero scripts do, for comparing with published numbers: whitespace removed "
+                "within lines and blank lines dropped before comparing (at least one output line), oracle errors "
+                "counted as failures, 5 s per case, the first mismatch fed back, tests generated once."
+            ),
+            comparator="paper_compat",
+            oracle_error_policy="count_as_failure",
+            feedback="first_mismatch",
+            feedback_cases=1,
+            tests_generated="once",
+        ),
+    )
+}
+
+
+def get_protocol(name: str) -> Protocol:
+    try:
+        return PROTOCOLS[name]
+    except KeyError:
+        raise UsageError(f"--protocol {name!r}: unknown (known: {', '.join(PROTOCOLS)})") from None
