@@ -1,0 +1,196 @@
+"""The results store of a run directory: SQLite in WAL mode, one row per episode, per round and per case.
+
+Every write is one short transaction, so a crash leaves the store consistent: an episode is finished
+exactly when its `finished` row committed, and resume restarts every other episode from scratch (its
+partial rounds and cases are deleted first). Hidden cases appear here by id and status only.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from repozero.records import Record
+
+__all__ = ["CaseRow", "EpisodeResult", "ResultsStore", "RoundResult"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS episodes (
+    episode_id TEXT PRIMARY KEY,
+    sample TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    group_id TEXT NOT NULL,
+    status TEXT NOT NULL,            -- running | finished | infra_failed | interrupted
+    started_at REAL,
+    finished_at REAL,
+    result TEXT                      -- EpisodeResult as JSON once finished
+);
+CREATE TABLE IF NOT EXISTS rounds (
+    episode_id TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    result TEXT NOT NULL,            -- RoundResult as JSON
+    PRIMARY KEY (episode_id, round)
+);
+CREATE TABLE IF NOT EXISTS cases (
+    episode_id TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    kind TEXT NOT NULL,              -- whitebox | hidden | fresh
+    case_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    exit_code INTEGER,
+    wall_s REAL,
+    PRIMARY KEY (episode_id, round, kind, case_id)
+);
+"""
+
+
+class RoundResult(Record, kw_only=True):
+    """One ACE round: the coder's exit, the visible grade that fed back, the hidden grade that scores."""
+
+    round: int
+    coder_exit: str
+    visible_passed: bool
+    visible_success_rate: float
+    hidden_passed: bool
+    hidden_success_rate: float
+    failure_category: str | None
+    cheat_flags: list[str] = []
+    infra_error: bool = False
+    fresh_proposed: int = 0
+    fresh_kept: int = 0
+    tokens: int = 0
+    cost: float = 0.0
+    wall_s: float = 0.0
+
+
+class EpisodeResult(Record, kw_only=True):
+    """An episode's outcome: the last round's hidden grade is its score."""
+
+    episode_id: str
+    sample: str
+    attempt: int
+    passed: bool
+    success_rate: float
+    failure_category: str | None
+    cheat_flags: list[str]
+    infra_error: bool
+    infra_detail: str = ""
+    rounds_used: int
+    exit_status: str
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost: float = 0.0
+    timings: dict[str, float] = {}
+    package: str = ""
+    difficulty: str = ""
+    category: str = ""
+    subset: str = ""
+
+
+class CaseRow(Record, kw_only=True):
+    case_id: str
+    kind: str
+    status: str
+    exit_code: int | None = None
+    wall_s: float = 0.0
+
+
+class ResultsStore:
+    """A thin, synchronous store: each call is one sub-millisecond transaction."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        self._db.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def start_episode(self, episode_id: str, sample: str, attempt: int, group_id: str) -> None:
+        """Begin (or restart) an episode, clearing anything an interrupted earlier try left behind."""
+        with self._tx() as db:
+            db.execute("DELETE FROM rounds WHERE episode_id = ?", (episode_id,))
+            db.execute("DELETE FROM cases WHERE episode_id = ?", (episode_id,))
+            db.execute(
+                "INSERT OR REPLACE INTO episodes VALUES (?, ?, ?, ?, 'running', ?, NULL, NULL)",
+                (episode_id, sample, attempt, group_id, time.time()),
+            )
+
+    def record_round(self, episode_id: str, result: RoundResult, cases: Sequence[CaseRow]) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO rounds VALUES (?, ?, ?)",
+                (episode_id, result.round, msgspec.json.encode(result).decode()),
+            )
+            db.executemany(
+                "INSERT OR REPLACE INTO cases VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (episode_id, result.round, c.kind, c.case_id, c.status, c.exit_code, c.wall_s)
+                    for c in cases
+                ],
+            )
+
+    def finish_episode(self, result: EpisodeResult, status: str = "finished") -> None:
+        with self._tx() as db:
+            db.execute(
+                "UPDATE episodes SET status = ?, finished_at = ?, result = ? WHERE episode_id = ?",
+                (status, time.time(), msgspec.json.encode(result).decode(), result.episode_id),
+            )
+
+    def mark_interrupted(self) -> int:
+        with self._tx() as db:
+            return db.execute("UPDATE episodes SET status = 'interrupted' WHERE status = 'running'").rowcount
+
+    def finished_ids(self) -> set[str]:
+        rows = self._db.execute("SELECT episode_id FROM episodes WHERE status = 'finished'")
+        return {r[0] for r in rows}
+
+    def episode_results(self) -> list[EpisodeResult]:
+        rows = self._db.execute("SELECT result FROM episodes WHERE status = 'finished' ORDER BY episode_id")
+        return [msgspec.json.decode(r[0], type=EpisodeResult) for r in rows]
+
+    def round_results(self, episode_id: str) -> list[RoundResult]:
+        rows = self._db.execute(
+            "SELECT result FROM rounds WHERE episode_id = ? ORDER BY round", (episode_id,)
+        )
+        return [msgspec.json.decode(r[0], type=RoundResult) for r in rows]
+
+    def all_rounds(self) -> dict[str, list[RoundResult]]:
+        out: dict[str, list[RoundResult]] = {}
+        for episode_id, raw in self._db.execute(
+            "SELECT episode_id, result FROM rounds ORDER BY episode_id, round"
+        ):
+            out.setdefault(episode_id, []).append(msgspec.json.decode(raw, type=RoundResult))
+        return out
+
+    def case_rows(self, episode_id: str, round_index: int | None = None) -> list[CaseRow]:
+        query = "SELECT case_id, kind, status, exit_code, wall_s FROM cases WHERE episode_id = ?"
+        params: tuple[Any, ...] = (episode_id,)
+        if round_index is not None:
+            query += " AND round = ?"
+            params += (round_index,)
+        return [
+            CaseRow(case_id=r[0], kind=r[1], status=r[2], exit_code=r[3], wall_s=r[4] or 0.0)
+            for r in self._db.execute(query + " ORDER BY round, kind, case_id", params)
+        ]
+
+    def counts(self) -> dict[str, int]:
+        return dict(self._db.execute("SELECT status, COUNT(*) FROM episodes GROUP BY status").fetchall())
