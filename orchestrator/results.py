@@ -18,7 +18,7 @@ import msgspec
 
 from repozero.records import Record
 
-__all__ = ["CaseRow", "EpisodeResult", "ResultsStore", "RoundResult"]
+__all__ = ["CaseRow", "EpisodeResult", "EpisodeRow", "ResultsStore", "RoundResult"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS episodes (
@@ -101,6 +101,16 @@ class CaseRow(Record, kw_only=True):
     wall_s: float = 0.0
 
 
+class EpisodeRow(Record, kw_only=True):
+    """An episode as the store holds it, whatever its status (reports read these)."""
+
+    episode_id: str
+    sample: str
+    attempt: int
+    status: str
+    result: EpisodeResult | None = None
+
+
 class ResultsStore:
     """A thin, synchronous store: each call is one sub-millisecond transaction."""
 
@@ -110,6 +120,14 @@ class ResultsStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+
+    @classmethod
+    def open_readonly(cls, path: Path) -> ResultsStore:
+        """An existing store opened for reading only (reports): nothing is created or written."""
+        store = cls.__new__(cls)
+        store.path = path
+        store._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+        return store
 
     def close(self) -> None:
         self._db.close()
@@ -166,6 +184,22 @@ class ResultsStore:
     def episode_results(self) -> list[EpisodeResult]:
         rows = self._db.execute("SELECT result FROM episodes WHERE status = 'finished' ORDER BY episode_id")
         return [msgspec.json.decode(r[0], type=EpisodeResult) for r in rows]
+
+    def episode_rows(self) -> list[EpisodeRow]:
+        """Every episode with its status; `result` is set once one was recorded (finished, infra_failed)."""
+        rows = self._db.execute(
+            "SELECT episode_id, sample, attempt, status, result FROM episodes ORDER BY episode_id"
+        )
+        return [
+            EpisodeRow(
+                episode_id=r[0],
+                sample=r[1],
+                attempt=r[2],
+                status=r[3],
+                result=msgspec.json.decode(r[4], type=EpisodeResult) if r[4] else None,
+            )
+            for r in rows
+        ]
 
     def round_results(self, episode_id: str) -> list[RoundResult]:
         rows = self._db.execute(
