@@ -8,8 +8,17 @@ __all__ = ["TraceConfig"]
 
 
 class TraceConfig(Record, kw_only=True):
-    """How traces are written."""
+    """How traces are captured and written (see docs/traces.md)."""
 
     enabled: bool = True
     flush_interval_s: float = 1.0
+    """Buffered lines are compressed and written at least this often (a crash loses at most this much)."""
     blob_threshold_bytes: int = 65536
+    """Texts and byte strings larger than this go to the content-addressed blob folder."""
+    frame_bytes: int = 1 << 20
+    """Compress and write as soon as this much is buffered (bounds memory and each pause of the loop)."""
+    zstd_level: int = 3
+    fsync: bool = True
+    """fsync shard, blobs and manifest at every episode end (off only for throwaway runs and benchmarks)."""
+    token_ids: bool = False
+    """Ask OpenAI-compatible servers for token ids and logprobs (vLLM `return_token_ids`, `logprobs`)."""
