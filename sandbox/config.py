@@ -20,3 +20,43 @@ class SandboxConfig(Record, kw_only=True):
     open_files: int = 1024
     case_timeout_s: float = 5.0
     output_cap: int = 1 << 20
+    stderr_cap: int = 64 << 10
+    """Bytes of a case's stderr kept (feedback only; stdout is capped by `output_cap`)."""
+    tmpfs_mb: int = 512
+    """Size of the tmpfs holding a sandbox's work dir, /tmp and HOME."""
+    case_kill_after_s: float = 0.5
+    """Grace between TERM and KILL for a case past its timeout (`timeout -k` in the batch driver)."""
+
+    # --- local backend (sandbox/local.py; docs/sandbox.md) ----------------------------------------
+    local_isolation: Literal["auto", "bwrap", "plain"] = "auto"
+    """"auto": bubblewrap namespaces when they work here, else plain processes (logged once)."""
+    local_root: str = ""
+    """Where per-sandbox directories (tmpfs mounts) go; "" means $TMPDIR/repozero-sbx."""
+    toolchain_dir: str = ""
+    """Where pinned toolchain dirs are assembled; "" means /var/cache/repozero/toolchains (root) or
+    ~/.cache/repozero/toolchains."""
+    local_uid_base: int = 600_000_000
+    """First host uid of the range the local backend draws a fresh uid from per sandbox (when root)."""
+    local_uid_count: int = 100_000
+
+    # --- docker backend (sandbox/docker.py; docs/docker.md) ---------------------------------------
+    docker_host: str = ""
+    """Daemon address; "" means $DOCKER_HOST or /var/run/docker.sock."""
+    docker_connections: int = 256
+    """aiohttp connection pool of the shared client; every open sandbox holds 2 (shell + supervisor)."""
+    docker_api_concurrency: int = 16
+    """Docker API calls in flight at once (create, start, exec create, remove)."""
+    docker_cpus: float = 1.0
+    """CPU quota per container, in cores."""
+    docker_pool_size: int = 2
+    """Warm containers kept ready per image (0 disables the pool: every sandbox is a cold start)."""
+    docker_start_concurrency: int = 2
+    """Container starts the pool runs at once while refilling."""
+    docker_image_prefix: str = "repozero"
+    """Repository prefix of the offline-built images (`<prefix>/<toolchain>:<recipe hash>`)."""
+    docker_images: dict[str, str] = {}
+    """Per-toolchain image override, e.g. {node = "registry/repozero-node:1"} (images built from Dockerfiles)."""
+    docker_debian_mirror: str = "http://deb.debian.org/debian"
+    """Debian mirror the offline image builder debootstraps from."""
+    docker_kill_after_s: float = 2.0
+    """Grace between TERM and KILL for a command past its deadline (`timeout -k`)."""

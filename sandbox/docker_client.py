@@ -1,0 +1,187 @@
+"""The one shared aiodocker client: sized connection pool, API-call limiter, errors translated at the boundary.
+
+Everything Docker-specific that is not a sandbox lives here: opening the client, reaping containers by
+label, and listing what a run leaked — so the CLI, the backend and the run report share one implementation.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any
+
+import aiodocker
+import aiohttp
+import anyio
+
+from repozero.errors import SandboxError
+from repozero.log import get_logger
+from repozero.records import Record
+
+__all__ = [
+    "LABEL_POOL",
+    "LABEL_ROLE",
+    "LABEL_RUN",
+    "LABEL_SAMPLE",
+    "LABEL_TOOLCHAIN",
+    "DockerClient",
+    "LeakedContainer",
+    "daemon_reachable",
+    "docker_errors",
+    "open_client",
+]
+
+LABEL_RUN = "repozero.run_id"
+LABEL_SAMPLE = "repozero.sample"
+LABEL_ROLE = "repozero.role"
+LABEL_TOOLCHAIN = "repozero.toolchain"
+LABEL_POOL = "repozero.pool"
+
+log = get_logger(__name__)
+
+
+class LeakedContainer(Record, kw_only=True):
+    """A container still present for a run after its sandboxes were closed: listed in the run report."""
+
+    id: str
+    name: str
+    run_id: str
+    sample: str
+    toolchain: str
+    state: str
+
+
+@contextmanager
+def docker_errors(what: str) -> Iterator[None]:
+    """Translate aiodocker/aiohttp/socket failures into SandboxError naming the operation."""
+    try:
+        yield
+    except aiodocker.DockerError as exc:
+        raise SandboxError(f"docker {what}: {exc.message} (HTTP {exc.status})") from exc
+    except (aiohttp.ClientError, OSError) as exc:
+        raise SandboxError(f"docker {what}: cannot reach the daemon: {exc}") from exc
+
+
+class DockerClient:
+    """One aiodocker client for the whole process; API calls share a limiter (DESIGN §9 "Docker API calls").
+
+    Attached streams (persistent shells, processes) hold a connection each for their lifetime, so the
+    connection pool is sized apart from the API limiter: `connections` ≥ sandboxes × (2 + processes) + calls.
+    """
+
+    def __init__(self, docker: aiodocker.Docker, api_concurrency: int) -> None:
+        self.docker = docker
+        self.api = anyio.CapacityLimiter(api_concurrency)
+
+    async def list_containers(self, run_id: str | None = None) -> list[dict[str, Any]]:
+        """Every container (running or not) carrying our run label; only `run_id`'s when given."""
+        label = f"{LABEL_RUN}={run_id}" if run_id is not None else LABEL_RUN
+        filters = json.dumps({"label": [label]})
+        async with self.api:
+            with docker_errors("list containers"):
+                found = await self.docker.containers.list(all="true", filters=filters)
+        return [dict(c._container) for c in found]
+
+    async def delete(self, container_id: str) -> bool:
+        """Force-remove a container; False when it was already gone."""
+        async with self.api:
+            try:
+                await self.docker.containers.container(container_id).delete(force=True)
+            except aiodocker.DockerError as exc:
+                if exc.status in (404, 409):  # gone, or removal already in progress
+                    return False
+                raise SandboxError(f"docker remove {container_id[:12]}: {exc.message}") from exc
+            except (aiohttp.ClientError, OSError) as exc:
+                raise SandboxError(f"docker remove {container_id[:12]}: {exc}") from exc
+        return True
+
+    async def reap(self, run_id: str | None = None) -> int:
+        """Remove every container of `run_id` (of every run when None); returns how many went."""
+        containers = await self.list_containers(run_id)
+        removed = 0
+        async with anyio.create_task_group() as tg:
+            for info in containers:
+
+                async def one(cid: str = info["Id"]) -> None:
+                    nonlocal removed
+                    removed += int(await self.delete(cid))
+
+                tg.start_soon(one)
+        if removed:
+            log.info("sandbox_containers_reaped", run_id=run_id or "*", count=removed)
+        return removed
+
+    async def leaked(self, run_id: str) -> list[LeakedContainer]:
+        """Containers of `run_id` still present (call after the run closed its sandboxes)."""
+        return [_leaked(info) for info in await self.list_containers(run_id)]
+
+    async def image_exists(self, ref: str) -> bool:
+        async with self.api:
+            try:
+                await self.docker.images.inspect(ref)
+            except aiodocker.DockerError as exc:
+                if exc.status == 404:
+                    return False
+                raise SandboxError(f"docker image inspect {ref}: {exc.message}") from exc
+            except (aiohttp.ClientError, OSError) as exc:
+                raise SandboxError(f"docker image inspect {ref}: cannot reach the daemon: {exc}") from exc
+        return True
+
+
+def _leaked(info: dict[str, Any]) -> LeakedContainer:
+    labels = info.get("Labels") or {}
+    names = info.get("Names") or ["?"]
+    return LeakedContainer(
+        id=info["Id"][:12],
+        name=names[0].lstrip("/"),
+        run_id=labels.get(LABEL_RUN, ""),
+        sample=labels.get(LABEL_SAMPLE, ""),
+        toolchain=labels.get(LABEL_TOOLCHAIN, ""),
+        state=info.get("State", ""),
+    )
+
+
+@asynccontextmanager
+async def open_client(
+    host: str = "", *, connections: int = 256, api_concurrency: int = 16
+) -> AsyncIterator[DockerClient]:
+    """Open the shared client (`host` "" = $DOCKER_HOST or the default socket) and check the daemon answers."""
+    url = host or None
+    try:
+        connector = _connector(url, connections)
+        docker = aiodocker.Docker(
+            url="unix://localhost" if connector is not None else url,  # host part only names the URL
+            connector=connector,
+            timeout=aiohttp.ClientTimeout(total=120, connect=10),
+        )
+    except ValueError as exc:
+        raise SandboxError(f"docker: no daemon address: {exc}") from exc
+    try:
+        with docker_errors("version"):
+            await docker.version()
+        yield DockerClient(docker, api_concurrency)
+    finally:
+        with anyio.CancelScope(shield=True):
+            await docker.close()
+            if connector is not None:
+                await connector.close()
+
+
+def _connector(url: str | None, connections: int) -> aiohttp.BaseConnector | None:
+    """A Unix-socket connector with our pool size; None lets aiodocker pick (TCP/TLS/ssh hosts)."""
+    target = url or os.environ.get("DOCKER_HOST") or "unix:///var/run/docker.sock"
+    if not target.startswith("unix://"):
+        return None
+    return aiohttp.UnixConnector(path=target.removeprefix("unix://"), limit=connections, limit_per_host=0)
+
+
+async def daemon_reachable(host: str = "") -> bool:
+    """True when a Docker daemon answers (tests use it to decide whether Docker tests can run)."""
+    try:
+        with anyio.fail_after(5):
+            async with open_client(host, connections=2):
+                return True
+    except (SandboxError, TimeoutError):
+        return False
