@@ -1,24 +1,95 @@
-"""Agent and endpoint settings (the `[agent]` and `[endpoints.NAME]` config sections)."""
+"""Agent and endpoint settings (the `[agent]` and `[endpoints.NAME]` config sections).
+
+Kept free of network imports: the CLI loads this module for every command.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
+
+import msgspec
+from msgspec import UNSET, UnsetType
 
 from repozero.records import Record
 
-__all__ = ["AgentConfig", "EndpointConfig"]
+__all__ = ["AgentConfig", "EndpointConfig", "Price", "SamplingParams"]
+
+
+class SamplingParams(Record, kw_only=True):
+    """Sampling parameters of one call; an unset field falls back to the endpoint's, then to a default.
+
+    Every parameter a server accepts is sent explicitly (vLLM would otherwise apply the model's
+    generation-config defaults); see `docs/models.md` for what each flavor sends.
+    """
+
+    temperature: float | UnsetType = UNSET
+    top_p: float | UnsetType = UNSET
+    top_k: int | UnsetType = UNSET
+    min_p: float | UnsetType = UNSET
+    max_tokens: int | UnsetType = UNSET
+    presence_penalty: float | UnsetType = UNSET
+    frequency_penalty: float | UnsetType = UNSET
+    repetition_penalty: float | UnsetType = UNSET
+    seed: int | UnsetType = UNSET
+    stop: list[str] | UnsetType = UNSET
+    n: int | UnsetType = UNSET
+    extra_body: dict[str, Any] | UnsetType = UNSET
+    """Merged over the endpoint's `extra_body` (e.g. vLLM `return_token_ids`, `logprobs`)."""
+
+    def over(self, base: SamplingParams) -> SamplingParams:
+        """These parameters where set, `base` elsewhere; `extra_body` dicts are merged."""
+        mine = {k: v for k, v in msgspec.structs.asdict(self).items() if v is not UNSET}
+        if isinstance(base.extra_body, dict) and isinstance(self.extra_body, dict):
+            mine["extra_body"] = {**base.extra_body, **self.extra_body}
+        return msgspec.structs.replace(base, **mine)
+
+
+class Price(Record, kw_only=True):
+    """USD per million tokens, in effect from the date it is keyed by (`[endpoints.X.prices.2025-09-01]`)."""
+
+    input_per_mtok: float = 0.0
+    output_per_mtok: float = 0.0
+    cached_input_per_mtok: float | None = None
+    """Cache reads; defaults to `input_per_mtok`."""
+    cache_write_per_mtok: float | None = None
+    """Cache writes (Anthropic); defaults to `input_per_mtok`."""
 
 
 class EndpointConfig(Record, kw_only=True):
     """A model endpoint: one or more replicas serving one model through one API."""
 
     api: Literal["openai", "anthropic"] = "openai"
+    flavor: Literal["generic", "vllm", "sglang"] = "generic"
+    """Which sampling parameters the server accepts: `vllm`/`sglang` get the full set, always."""
     base_urls: list[str] = []
+    """Replicas. OpenAI-style URLs end in `/v1`; Anthropic's do not (`https://api.anthropic.com`)."""
     model: str = ""
     api_key_env: str = ""
     """Name of the environment variable holding the key; the key itself is never in config or logs."""
-    params: dict[str, float | int | str | bool] = {}
-    max_connections: int = 64
+    params: SamplingParams = SamplingParams()
+    extra_body: dict[str, Any] = {}
+    """Sent with every request, e.g. `{return_token_ids = true, logprobs = true, top_logprobs = 0}`."""
+    headers: dict[str, str] = {}
+    max_tokens_field: Literal["max_tokens", "max_completion_tokens"] = "max_tokens"
+    reasoning_history: Literal["keep", "drop", "inline"] = "keep"
+    """Earlier assistant reasoning: sent back in `reasoning_field`, dropped, or inlined as <think>."""
+    reasoning_field: str = "reasoning_content"
+    split_think_tags: bool = False
+    """Split a leading `<think>...</think>` out of the content (servers without a reasoning parser)."""
+    max_connections: int = 100
+    min_connections: int = 10
+    start_connections: int = 20
+    adaptive_connections: bool = True
+    """Shrink concurrency ×0.8 on rate limiting (cooldown 15 s), grow 5% per good round."""
+    max_retries: int = 8
+    retry_initial_s: float = 1.0
+    retry_max_s: float = 60.0
+    connect_timeout_s: float = 10.0
+    request_timeout_s: float = 600.0
+    """Longest silence while waiting for a response (read timeout)."""
+    eject_after_failures: int = 3
+    eject_s: float = 30.0
+    prices: dict[str, Price] = {}
 
 
 class AgentConfig(Record, kw_only=True):

@@ -1,0 +1,325 @@
+"""One endpoint's client: replica choice, adaptive concurrency, retries, accounting — over any codec.
+
+`EndpointClient.complete` is shared by every session of the endpoint; `ModelSession` is one agent
+session's `Model`: it sticks to one replica (prefix-cache affinity) and keeps the episode's totals.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import time
+from collections.abc import Sequence
+from typing import Literal
+
+import aiohttp
+import anyio
+import httpx
+import msgspec
+
+from repozero.agents.config import EndpointConfig, SamplingParams
+from repozero.agents.models.adaptive import AdaptiveLimiter
+from repozero.agents.models.anthropic import AnthropicCodec
+from repozero.agents.models.codec import BadResponse, Codec, Parsed
+from repozero.agents.models.errors import ModelRequestError, ModelUnavailableError
+from repozero.agents.models.http import HttpPool, HttpReply
+from repozero.agents.models.openai import OpenAICodec
+from repozero.agents.models.pricing import Ledger, check_prices, cost_of, price_on
+from repozero.agents.models.records import (
+    Choice,
+    Message,
+    ModelResponse,
+    Timings,
+    ToolSpec,
+    Totals,
+    Usage,
+    Wait,
+)
+from repozero.agents.models.replicas import Replica, ReplicaSet
+from repozero.agents.models.retry import backoff_s, classify, error_detail, retry_after_s
+from repozero.errors import ConfigError
+from repozero.log import get_logger
+
+__all__ = ["EndpointClient", "ModelSession"]
+
+log = get_logger(__name__)
+_encode = msgspec.json.Encoder().encode
+_NO_RESPONSE = (httpx.TransportError, aiohttp.ClientError, OSError)
+
+
+class _Failure(msgspec.Struct):
+    kind: Literal["rate_limit", "server", "connection", "timeout"]
+    detail: str
+    status: int | None = None
+    retry_after: float | None = None
+
+
+class _Call:
+    """The running account of one `complete` call across its attempts."""
+
+    def __init__(self) -> None:
+        self.started_at = time.time()
+        self.t0 = time.monotonic()
+        self.queue_s = self.request_s = self.retry_wait_s = self.latency_s = 0.0
+        self.waits: list[Wait] = []
+        self.rate_limited = False
+
+    def timings(self) -> Timings:
+        return Timings(
+            started_at=self.started_at,
+            queue_s=self.queue_s,
+            retry_wait_s=self.retry_wait_s,
+            request_s=self.request_s,
+            latency_s=self.latency_s,
+            total_s=time.monotonic() - self.t0,
+        )
+
+
+class EndpointClient:
+    """Calls to one configured endpoint, from any number of sessions at once."""
+
+    def __init__(self, name: str, config: EndpointConfig, pool: HttpPool) -> None:
+        _check(name, config)
+        self.name, self.config, self.pool = name, config, pool
+        key = _api_key(name, config)
+        self.codec: Codec = (
+            AnthropicCodec(config, key) if config.api == "anthropic" else OpenAICodec(config, key)
+        )
+        self.replicas = ReplicaSet(
+            name, config.base_urls, self.codec.path, config.eject_after_failures, config.eject_s
+        )
+        self.limiter = AdaptiveLimiter(
+            name,
+            config.start_connections,
+            config.min_connections,
+            config.max_connections,
+            config.adaptive_connections,
+        )
+        self.ledger = Ledger()
+        extra = {**config.extra_body, **(config.params.extra_body or {})}
+        self._defaults = msgspec.structs.replace(config.params, extra_body=extra)
+
+    def session(self, session_id: str | None = None) -> ModelSession:
+        """A `Model` for one agent session (calls stick to one replica)."""
+        return ModelSession(self, session_id)
+
+    def totals(self) -> Totals:
+        return self.ledger.totals()
+
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec] = (),
+        params: SamplingParams | None = None,
+        *,
+        session: str | None = None,
+        replica: Replica | None = None,
+        ledger: Ledger | None = None,
+    ) -> ModelResponse:
+        """One call with retries; `replica` pins it (the endpoint check), else the session picks."""
+        body, sent = self.codec.build(
+            messages, tools, params.over(self._defaults) if params else self._defaults
+        )
+        payload = _encode(body)
+        call = _Call()
+        attempt = 0
+        while True:
+            attempt += 1
+            target = replica or self.replicas.pick(session)
+            try:
+                outcome = await self._attempt(target, payload, call)
+            except ModelRequestError:
+                self._count_failure(call, attempt - 1, ledger)
+                raise
+            if isinstance(outcome, _Failure):
+                if attempt > self.config.max_retries:
+                    self._count_failure(call, attempt - 1, ledger)
+                    raise ModelUnavailableError(self.name, attempt, _describe(outcome))
+                await self._wait(attempt, outcome, target, call)
+                continue
+            response = self._response(outcome, target, call, attempt - 1, sent)
+            self.ledger.add(response)
+            if ledger is not None:
+                ledger.add(response)
+            return response
+
+    async def _attempt(self, replica: Replica, payload: bytes, call: _Call) -> Parsed | _Failure:
+        queued = time.monotonic()
+        async with self.limiter.slot():
+            began = time.monotonic()
+            call.queue_s += began - queued
+            try:
+                reply = await self.pool.post(
+                    replica.target,
+                    payload,
+                    self.codec.headers,
+                    self.config.connect_timeout_s,
+                    self.config.request_timeout_s,
+                )
+            except _NO_RESPONSE as exc:
+                return self._no_response(replica, exc)
+            finally:
+                call.latency_s = time.monotonic() - began
+                call.request_s += call.latency_s
+        return self._judge(replica, reply, call)
+
+    def _no_response(self, replica: Replica, exc: BaseException) -> _Failure:
+        """A dropped connection or a read timeout (told apart by the aiohttp error under httpx's)."""
+        cause = exc.__cause__ or exc
+        kind: Literal["connection", "timeout"] = (
+            "timeout" if isinstance(cause, TimeoutError | httpx.TimeoutException) else "connection"
+        )
+        self.replicas.failed(replica, kind)
+        return _Failure(kind=kind, detail=f"{type(cause).__name__}: {cause}".strip(": "))
+
+    def _judge(self, replica: Replica, reply: HttpReply, call: _Call) -> Parsed | _Failure:
+        verdict = classify(reply)
+        if verdict == "ok":
+            try:
+                parsed = self.codec.parse(reply.body)
+            except BadResponse as exc:
+                self.replicas.failed(replica, "bad_response")
+                return _Failure(kind="server", detail=str(exc), status=reply.status)
+            self.replicas.succeeded(replica)
+            if not call.rate_limited:
+                self.limiter.succeeded()
+            return parsed
+        detail = error_detail(reply.body)
+        if verdict == "context_length":
+            self.replicas.succeeded(replica)
+            return _context_parsed(detail)
+        if verdict == "refused":
+            raise ModelRequestError(self.name, reply.status, detail)
+        if verdict == "rate_limit":
+            call.rate_limited = True
+            self.limiter.rate_limited()
+            return _Failure(
+                kind="rate_limit", detail=detail, status=reply.status, retry_after=retry_after_s(reply)
+            )
+        self.replicas.failed(replica, f"http_{reply.status}")
+        return _Failure(kind="server", detail=detail, status=reply.status, retry_after=retry_after_s(reply))
+
+    async def _wait(self, attempt: int, failure: _Failure, replica: Replica, call: _Call) -> None:
+        seconds = backoff_s(
+            attempt, self.config.retry_initial_s, self.config.retry_max_s, failure.retry_after
+        )
+        call.waits.append(
+            Wait(
+                attempt=attempt,
+                kind=failure.kind,
+                seconds=seconds,
+                error=_describe(failure),
+                status=failure.status,
+                retry_after_s=failure.retry_after,
+                replica=replica.url,
+            )
+        )
+        log.warning(
+            "model_retry",
+            endpoint=self.name,
+            replica=replica.url,
+            attempt=attempt,
+            kind=failure.kind,
+            status=failure.status,
+            wait_s=round(seconds, 3),
+        )
+        began = time.monotonic()
+        await anyio.sleep(seconds)
+        call.retry_wait_s += time.monotonic() - began
+
+    def _response(
+        self, parsed: Parsed, replica: Replica, call: _Call, retries: int, sent: dict
+    ) -> ModelResponse:
+        priced = price_on(self.config.prices, dt.datetime.now(dt.UTC).date())
+        completion_ids = all(c.completion_token_ids is not None for c in parsed.choices)
+        fidelity: Literal["exact", "completion_only", "none"] = (
+            "none"
+            if not completion_ids
+            else "exact"
+            if parsed.prompt_token_ids is not None
+            else "completion_only"
+        )
+        return ModelResponse(
+            choices=parsed.choices,
+            usage=parsed.usage,
+            cost=cost_of(parsed.usage, priced[1]) if priced else 0.0,
+            price_date=priced[0] if priced else None,
+            timings=call.timings(),
+            retries=retries,
+            waits=call.waits,
+            prompt_token_ids=parsed.prompt_token_ids,
+            token_fidelity=fidelity,
+            endpoint=self.name,
+            replica=replica.url,
+            model=parsed.model or self.config.model,
+            request_id=parsed.request_id,
+            params=sent,
+            error=parsed.error,
+        )
+
+    def _count_failure(self, call: _Call, retries: int, ledger: Ledger | None) -> None:
+        for book in (self.ledger, ledger):
+            if book is not None:
+                book.add_failure(retries, call.queue_s, call.retry_wait_s, call.request_s)
+
+
+class ModelSession:
+    """One agent session's `Model`: sticky replica, episode totals."""
+
+    def __init__(self, client: EndpointClient, session_id: str | None) -> None:
+        self.client = client
+        self.session_id = session_id
+        self.ledger = Ledger()
+
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec] = (),
+        params: SamplingParams | None = None,
+    ) -> ModelResponse:
+        return await self.client.complete(
+            messages, tools, params, session=self.session_id, ledger=self.ledger
+        )
+
+    def totals(self) -> Totals:
+        """This episode's calls so far."""
+        return self.ledger.totals()
+
+
+def _context_parsed(detail: str) -> Parsed:
+    """The context-length outcome: an empty answer with finish reason `context_length`."""
+    choice = Choice(message=Message(role="assistant"), finish_reason="context_length")
+    return Parsed(choices=[choice], usage=Usage(), error=detail)
+
+
+def _describe(failure: _Failure) -> str:
+    status = f"HTTP {failure.status} " if failure.status is not None else ""
+    return f"{failure.kind} {status}{failure.detail}".strip()
+
+
+def _check(name: str, config: EndpointConfig) -> None:
+    where = f"endpoints.{name}"
+    if not config.base_urls:
+        raise ConfigError(
+            f'{where}.base_urls: empty; list at least one replica, e.g. ["http://host:8000/v1"]'
+        )
+    if config.api == "anthropic" and not config.model:
+        raise ConfigError(f"{where}.model: the Anthropic API needs a model name")
+    if not 1 <= config.min_connections <= config.start_connections <= config.max_connections:
+        raise ConfigError(
+            f"{where}: need 1 <= min_connections <= start_connections <= max_connections, got "
+            f"{config.min_connections}, {config.start_connections}, {config.max_connections}"
+        )
+    check_prices(name, config.prices)
+
+
+def _api_key(name: str, config: EndpointConfig) -> str | None:
+    """The key from the environment variable the config names (never from config itself)."""
+    if not config.api_key_env:
+        return None
+    key = os.environ.get(config.api_key_env, "")
+    if not key:
+        raise ConfigError(
+            f"endpoints.{name}.api_key_env: environment variable {config.api_key_env} is not set"
+        )
+    return key

@@ -1,0 +1,60 @@
+"""The seam between the client and an API's wire format: build a request body, parse a response."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import httpx
+from msgspec import UNSET
+
+from repozero.agents.models.records import Choice, Message, SamplingParams, ToolSpec, Usage
+from repozero.records import Record
+
+__all__ = ["USER_AGENT", "BadResponse", "Codec", "Parsed", "param", "unset_or"]
+
+USER_AGENT = "repozero-model-client/1"
+
+
+class BadResponse(Exception):
+    """A 2xx response we cannot read (not JSON, no choices): retried like a server error."""
+
+
+class Parsed(Record, kw_only=True):
+    """A response body, mapped onto our records."""
+
+    choices: list[Choice]
+    usage: Usage
+    model: str = ""
+    request_id: str = ""
+    prompt_token_ids: list[int] | None = None
+    error: str | None = None
+    """Set for the context-length outcome: the server's message."""
+
+
+class Codec(Protocol):
+    """One API's wire format (OpenAI chat completions, Anthropic messages)."""
+
+    path: str
+    """Appended to each replica's base URL."""
+    headers: httpx.Headers
+
+    def build(
+        self, messages: Sequence[Message], tools: Sequence[ToolSpec], params: SamplingParams
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The request body, and the sampling parameters in it (recorded on the response)."""
+        ...
+
+    def parse(self, body: bytes) -> Parsed:
+        """The response body; raises `BadResponse` when it cannot be read."""
+        ...
+
+
+def unset_or(value: Any, default: Any) -> Any:
+    """`value`, or `default` when it is msgspec's UNSET."""
+    return default if value is UNSET else value
+
+
+def param(params: SamplingParams, name: str) -> Any:
+    """A set parameter's value, or None."""
+    return unset_or(getattr(params, name), None)

@@ -1,0 +1,95 @@
+"""Tokens into dollars from the dated price table in config, and running totals of calls.
+
+Per call the cost sits on the `ModelResponse`; a `Ledger` sums calls for an episode (one per session)
+and for the run (one per endpoint, summed by `Models.totals`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import msgspec
+
+from repozero.agents.config import Price
+from repozero.agents.models.records import ModelResponse, Totals, Usage
+from repozero.errors import ConfigError
+
+__all__ = ["Ledger", "check_prices", "cost_of", "price_on"]
+
+
+def check_prices(endpoint: str, prices: dict[str, Price]) -> None:
+    """Price table keys must be ISO dates (`2025-09-01`)."""
+    for key in prices:
+        try:
+            dt.date.fromisoformat(key)
+        except ValueError:
+            raise ConfigError(
+                f"endpoints.{endpoint}.prices.{key}: not a date; key each price by the day it takes effect, "
+                "e.g. [endpoints.{endpoint}.prices.2025-09-01]"
+            ) from None
+
+
+def price_on(prices: dict[str, Price], day: dt.date) -> tuple[str, Price] | None:
+    """The price in effect on `day`: the latest entry dated on or before it."""
+    dated = sorted((k, p) for k, p in prices.items() if dt.date.fromisoformat(k) <= day)
+    return dated[-1] if dated else None
+
+
+def cost_of(usage: Usage, price: Price) -> float:
+    """USD for `usage`: fresh input, cache reads, cache writes and output each at their rate."""
+    cached = price.cached_input_per_mtok if price.cached_input_per_mtok is not None else price.input_per_mtok
+    written = price.cache_write_per_mtok if price.cache_write_per_mtok is not None else price.input_per_mtok
+    fresh = max(0, usage.prompt_tokens - usage.cached_tokens - usage.cache_write_tokens)
+    total = (
+        fresh * price.input_per_mtok
+        + usage.cached_tokens * cached
+        + usage.cache_write_tokens * written
+        + usage.completion_tokens * price.output_per_mtok
+    )
+    return total / 1e6
+
+
+class Ledger:
+    """Running totals (mutable, owned by one event loop)."""
+
+    def __init__(self) -> None:
+        self._totals = Totals()
+
+    def add(self, response: ModelResponse) -> None:
+        u, t = response.usage, response.timings
+        self._bump(
+            calls=1,
+            prompt_tokens=u.prompt_tokens,
+            completion_tokens=u.completion_tokens,
+            cached_tokens=u.cached_tokens,
+            cache_write_tokens=u.cache_write_tokens,
+            reasoning_tokens=u.reasoning_tokens,
+            cost=response.cost,
+            retries=response.retries,
+            queue_s=t.queue_s,
+            retry_wait_s=t.retry_wait_s,
+            request_s=t.request_s,
+        )
+
+    def add_failure(self, retries: int, queue_s: float, retry_wait_s: float, request_s: float) -> None:
+        self._bump(
+            failed_calls=1, retries=retries, queue_s=queue_s, retry_wait_s=retry_wait_s, request_s=request_s
+        )
+
+    def _bump(self, **amounts: float) -> None:
+        current = msgspec.structs.asdict(self._totals)
+        self._totals = msgspec.structs.replace(
+            self._totals, **{k: current[k] + v for k, v in amounts.items()}
+        )
+
+    def totals(self) -> Totals:
+        return self._totals
+
+    @staticmethod
+    def sum(parts: list[Totals]) -> Totals:
+        """Field-wise sum of several totals."""
+        out = {f.name: 0 for f in msgspec.structs.fields(Totals)}
+        for part in parts:
+            for key, value in msgspec.structs.asdict(part).items():
+                out[key] += value
+        return msgspec.convert(out, Totals) if out else Totals()
