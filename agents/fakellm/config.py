@@ -1,0 +1,50 @@
+"""Settings of one fake model server, validated once so a bad flag fails before the server starts."""
+
+from __future__ import annotations
+
+import math
+
+from repozero.agents.fakellm.faults import FAULT_KINDS, parse_faults, parse_jitter
+from repozero.errors import UsageError
+from repozero.records import Record
+
+__all__ = ["DEFAULT_DATASET", "FakeLLMConfig", "fake_policy"]
+
+DEFAULT_DATASET = "builtin:py2js-lite"
+
+
+class FakeLLMConfig(Record, kw_only=True):
+    """Everything `repozero fake-llm serve` and `start_fake_server` take (see docs/fake-llm.md)."""
+
+    policy: str = "gold"
+    dataset: str = DEFAULT_DATASET
+    latency_ms: float = 0.0
+    latency_jitter: str = "none"
+    """`none`, `uniform:MS` (± MS) or `lognormal:SIGMA` (latency_ms × e^N(0, σ))."""
+    fault_rate: float = 0.0
+    faults: tuple[str, ...] = FAULT_KINDS
+    seed: int | None = None
+    hang_s: float = 120.0
+    """How long a `hang` fault holds a request before the server gives up on it."""
+    retry_after_s: int = 1
+    enforce_max_tokens: bool = False
+    """Cut replies longer than the request's max_tokens (byte tokens are many: off by default)."""
+
+    def check(self) -> FakeLLMConfig:
+        """Self, or UsageError naming the flag that is wrong."""
+        parse_jitter(self.latency_jitter)
+        parse_faults(self.faults)
+        if not (0.0 <= self.fault_rate <= 1.0):
+            raise UsageError(f"--fault-rate: expected a number from 0 to 1, got {self.fault_rate}")
+        if not (self.latency_ms >= 0 and math.isfinite(self.latency_ms)):
+            raise UsageError(f"--latency-ms: expected a non-negative number, got {self.latency_ms}")
+        if not (self.hang_s > 0 and math.isfinite(self.hang_s)):
+            raise UsageError(f"--hang-s: expected a positive number, got {self.hang_s}")
+        if self.retry_after_s < 0:
+            raise UsageError(f"--retry-after: expected a non-negative integer, got {self.retry_after_s}")
+        return self
+
+
+def fake_policy(model: str) -> str | None:
+    """The policy of a `fake:POLICY` model name, or None for any other model name."""
+    return model.removeprefix("fake:") if model.startswith("fake:") else None

@@ -1,0 +1,95 @@
+"""Recorded responses for the `replay:FILE` policy: a JSON-lines file, one response per line.
+
+Each line: ``{"role": "coder", "step": 0, "sample": "*", "scaffold": "*", "content": "…",
+"tool_calls": [{"name": "execute_bash", "arguments": {"command": "ls"}}], "finish_reason": "stop"}``.
+`step` is required (the number of assistant turns before the answer); the rest are optional (`role`,
+`sample` (a glob) and `scaffold` default to "*"). `arguments` may be an object or a string, sent verbatim
+(so a recording can hold invalid JSON on purpose). Blank lines and lines starting with `#` are skipped.
+The first line that matches a request answers it.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+from repozero.agents.fakellm.actions import dump_args
+from repozero.agents.fakellm.chat import Header, Reply, ToolCall
+from repozero.errors import UsageError
+from repozero.records import Record, explain
+
+__all__ = ["RecordedCall", "RecordedResponse", "ReplayBook"]
+
+
+class RecordedCall(Record):
+    name: str
+    arguments: dict[str, Any] | str = {}
+
+
+class RecordedResponse(Record, kw_only=True):
+    step: int
+    role: str = "*"
+    sample: str = "*"
+    scaffold: str = "*"
+    content: str = ""
+    tool_calls: list[RecordedCall] = []
+    finish_reason: Literal["stop", "tool_calls", "length"] | None = None
+
+    def matches(self, header: Header, step: int) -> bool:
+        return (
+            self.step == step
+            and self.role in ("*", header.role)
+            and self.scaffold in ("*", header.scaffold)
+            and fnmatch.fnmatchcase(header.sample, self.sample)
+        )
+
+    def reply(self, step: int) -> Reply:
+        calls = [
+            ToolCall(
+                id=f"call_rz{step}_{k}",
+                name=c.name,
+                arguments=c.arguments if isinstance(c.arguments, str) else dump_args(c.arguments),
+            )
+            for k, c in enumerate(self.tool_calls)
+        ]
+        finish = self.finish_reason or ("tool_calls" if calls else "stop")
+        return Reply(text=self.content, tool_calls=calls, finish_reason=finish)
+
+
+_decoder = msgspec.json.Decoder(RecordedResponse)
+
+
+class ReplayBook:
+    """The parsed recording."""
+
+    def __init__(self, path: Path, responses: list[RecordedResponse]) -> None:
+        self.path = path
+        self.responses = responses
+
+    @classmethod
+    def load(cls, path: Path) -> ReplayBook:
+        """Read and validate a recording; UsageError naming the file and line when it is wrong."""
+        try:
+            lines = path.read_bytes().splitlines()
+        except OSError as exc:
+            raise UsageError(f"{path}: cannot read the replay file: {exc.strerror}") from None
+        responses = []
+        for number, line in enumerate(lines, start=1):
+            if not line.strip() or line.lstrip().startswith(b"#"):
+                continue
+            try:
+                responses.append(_decoder.decode(line))
+            except msgspec.ValidationError as exc:
+                raise UsageError(f"{path}:{number}: {explain(exc, RecordedResponse)}") from None
+            except msgspec.DecodeError as exc:
+                raise UsageError(f"{path}:{number}: invalid JSON: {exc}") from None
+        return cls(path, responses)
+
+    def find(self, header: Header, step: int) -> Reply | None:
+        for response in self.responses:
+            if response.matches(header, step):
+                return response.reply(step)
+        return None

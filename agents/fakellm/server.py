@@ -1,0 +1,219 @@
+"""The loopback model server: real HTTP on 127.0.0.1, OpenAI- and Anthropic-shaped, scripted answers.
+
+Stateless: every answer is derived from the request (header, conversation so far) and the dataset.
+Runs on the caller's event loop; `start_fake_server` is what `--model fake:POLICY` uses.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import msgspec
+from aiohttp import web
+
+from repozero.agents.fakellm.chat import ChatRequest, Reply, find_header
+from repozero.agents.fakellm.config import DEFAULT_DATASET, FakeLLMConfig
+from repozero.agents.fakellm.faults import (
+    break_tool_args,
+    choose_fault,
+    cut_to_bytes,
+    parse_jitter,
+    sample_latency_s,
+    truncate,
+)
+from repozero.agents.fakellm.material import SampleShelf
+from repozero.agents.fakellm.policies import PolicyError, parse_policy
+from repozero.agents.fakellm.tokenizer import render_completion, render_prompt
+from repozero.agents.fakellm.wire import (
+    BadRequest,
+    anthropic_error,
+    anthropic_response,
+    openai_error,
+    openai_response,
+    parse_anthropic,
+    parse_openai,
+)
+from repozero.datasets import Dataset, load_dataset
+from repozero.errors import DatasetError
+from repozero.log import get_logger
+
+__all__ = ["FakeServer", "start_fake_server"]
+
+log = get_logger("repozero.fakellm")
+
+NO_HEADER = (
+    "I am RepoZero's scripted fake model. This conversation has no "
+    "`<!-- repozero: sample=ID role=coder|tester scaffold=bash|tools -->` header at the start of its first "
+    "system or user message, so I have nothing to play."
+)
+_API: dict[
+    str, tuple[Callable[..., ChatRequest], Callable[..., dict[str, Any]], Callable[..., dict[str, Any]]]
+] = {
+    "openai": (parse_openai, openai_response, openai_error),
+    "anthropic": (parse_anthropic, anthropic_response, anthropic_error),
+}
+_encode = msgspec.json.Encoder().encode
+
+
+class Stats:
+    """Counters served by /health: requests, in flight, peak in flight, status codes, faults."""
+
+    def __init__(self) -> None:
+        self.requests = 0
+        self.in_flight = 0
+        self.peak_in_flight = 0
+        self.statuses: Counter[int] = Counter()
+        self.faults: Counter[str] = Counter()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "requests": self.requests,
+            "in_flight": self.in_flight,
+            "peak_in_flight": self.peak_in_flight,
+            "statuses": {str(k): v for k, v in sorted(self.statuses.items())},
+            "faults": dict(sorted(self.faults.items())),
+        }
+
+
+class FakeServer:
+    """The aiohttp application plus the policy, the dataset and the fault dice."""
+
+    def __init__(self, config: FakeLLMConfig, dataset: Dataset | None = None) -> None:
+        self.config = config.check()
+        self.policy = parse_policy(config.policy)
+        self.shelf = SampleShelf(dataset if dataset is not None else load_dataset(config.dataset))
+        self.rng = random.Random(config.seed)
+        self.jitter = parse_jitter(config.latency_jitter)
+        self.stats = Stats()
+        self.app = self._build_app()
+
+    def _build_app(self) -> web.Application:
+        app = web.Application(client_max_size=256 * 1024 * 1024)
+        for prefix in ("/v1", ""):
+            app.router.add_post(f"{prefix}/chat/completions", self._openai)
+            app.router.add_post(f"{prefix}/messages", self._anthropic)
+            app.router.add_get(f"{prefix}/models", self._models)
+        app.router.add_get("/health", self._health)
+        return app
+
+    async def _openai(self, request: web.Request) -> web.StreamResponse:
+        return await self._chat("openai", request)
+
+    async def _anthropic(self, request: web.Request) -> web.StreamResponse:
+        return await self._chat("anthropic", request)
+
+    async def _models(self, request: web.Request) -> web.StreamResponse:
+        card = {"id": f"fake:{self.config.policy}", "object": "model", "created": 0, "owned_by": "repozero"}
+        return web.json_response({"object": "list", "data": [card]}, dumps=lambda v: _encode(v).decode())
+
+    async def _health(self, request: web.Request) -> web.StreamResponse:
+        body = {"status": "ok", "policy": self.config.policy, "dataset": self.shelf.dataset.name}
+        return web.json_response(body | self.stats.as_dict(), dumps=lambda v: _encode(v).decode())
+
+    async def _chat(self, api: str, request: web.Request) -> web.StreamResponse:
+        self.stats.requests += 1
+        serial = self.stats.requests
+        self.stats.in_flight += 1
+        self.stats.peak_in_flight = max(self.stats.peak_in_flight, self.stats.in_flight)
+        try:
+            response = await self._answer(api, request, serial)
+        finally:
+            self.stats.in_flight -= 1
+        self.stats.statuses[response.status] += 1
+        return response
+
+    async def _answer(self, api: str, request: web.Request, serial: int) -> web.StreamResponse:
+        parse, build, error = _API[api]
+        raw = await request.read()
+        try:
+            chat = parse(msgspec.json.decode(raw))
+        except (msgspec.DecodeError, BadRequest) as exc:
+            return _json(error(400, f"bad request: {exc}"), 400)
+        fault = choose_fault(self.rng, self.config.fault_rate, self.config.faults)
+        await anyio.sleep(sample_latency_s(self.rng, self.config.latency_ms, self.jitter))
+        if fault is not None:
+            self.stats.faults[fault] += 1
+            log.info("fake_llm_fault", api=api, kind=fault, serial=serial)
+        if fault in ("429", "500"):
+            status = int(fault)
+            headers = {"Retry-After": str(self.config.retry_after_s)} if status == 429 else {}
+            return _json(error(status, f"injected fault {fault}"), status, headers)
+        if fault == "hang":
+            await anyio.sleep(self.config.hang_s)
+            return _json(error(504, f"injected hang: gave up after {self.config.hang_s} s"), 504)
+        try:
+            reply = self._reply(chat, fault)
+        except (PolicyError, DatasetError) as exc:
+            return _json(error(400, str(exc)), 400)
+        prompt_ids = render_prompt(chat.messages, chat.tools)
+        completion_ids = render_completion(
+            reply.text, reply.tool_calls, finished=reply.finish_reason != "length"
+        )
+        body = _encode(build(chat, reply, prompt_ids, completion_ids, serial))
+        if fault == "malformed":
+            body = body[: len(body) // 2]
+        return web.Response(body=body, content_type="application/json")
+
+    def _reply(self, chat: ChatRequest, fault: str | None) -> Reply:
+        header = find_header(chat.messages)
+        reply = Reply(text=NO_HEADER) if header is None else self.policy.respond(chat, header, self.shelf)
+        if fault == "truncated":
+            reply = truncate(reply)
+        elif fault == "bad-tool-args":
+            reply = break_tool_args(reply, chat.api) or reply
+        if self.config.enforce_max_tokens and chat.max_tokens is not None:
+            reply = cut_to_bytes(reply, chat.max_tokens)
+        return reply
+
+    @asynccontextmanager
+    async def running(self, port: int = 0) -> AsyncIterator[str]:
+        """Serve on 127.0.0.1:`port` (0: a free port) on the current event loop; yields the base URL."""
+        runner = web.AppRunner(self.app, handler_cancellation=True, access_log=None, shutdown_timeout=1.0)
+        await runner.setup()
+        try:
+            site = web.TCPSite(runner, "127.0.0.1", port, backlog=4096, reuse_address=True)
+            await site.start()
+            bound = runner.addresses[0][1]
+            url = f"http://127.0.0.1:{bound}"
+            log.debug("fake_llm_listening", url=url, policy=self.config.policy)
+            yield url
+        finally:
+            with anyio.CancelScope(shield=True):
+                await runner.cleanup()
+
+
+def _json(body: dict[str, Any], status: int, headers: dict[str, str] | None = None) -> web.Response:
+    return web.Response(body=_encode(body), status=status, headers=headers, content_type="application/json")
+
+
+@asynccontextmanager
+async def start_fake_server(
+    policy: str = "gold",
+    dataset: str | os.PathLike[str] | Dataset = DEFAULT_DATASET,
+    *,
+    port: int = 0,
+    **settings: Any,
+) -> AsyncIterator[str]:
+    """Start a fake model server in-process on a free loopback port; yields its base URL.
+
+    OpenAI clients use `URL/v1` (or `URL`) as their base URL, Anthropic clients `URL`. `settings` are
+    the other `FakeLLMConfig` fields (latency_ms, latency_jitter, fault_rate, faults, seed, hang_s, …).
+
+    Example:
+        async with start_fake_server("buggy-then-fix", "builtin:py2js-lite") as url:
+            ...  # POST f"{url}/v1/chat/completions"
+    """
+    name = dataset.root.as_posix() if isinstance(dataset, Dataset) else Path(dataset).as_posix()
+    if isinstance(dataset, str):
+        name = dataset
+    config = FakeLLMConfig(policy=policy, dataset=name, **settings)
+    server = FakeServer(config, dataset if isinstance(dataset, Dataset) else None)
+    async with server.running(port) as url:
+        yield url
