@@ -85,6 +85,11 @@ class SandboxSpec(Record, kw_only=True):
     file_size_mb: int = 256
     open_files: int = 1024
     tmpfs_mb: int = 512
+    path_dirs: list[str] = []
+    """Host dirs put first on PATH and exposed read-only at the same path (e.g. a venv's `bin` for the
+    Oracle's `python-source` sandboxes). Never used for target sandboxes."""
+    ro_paths: list[str] = []
+    """More host paths exposed read-only at the same path (a venv, a dataset's program folder)."""
 
 
 @runtime_checkable

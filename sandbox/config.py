@@ -29,7 +29,7 @@ class SandboxConfig(Record, kw_only=True):
 
     # --- local backend (sandbox/local.py; docs/sandbox.md) ----------------------------------------
     local_isolation: Literal["auto", "bwrap", "plain"] = "auto"
-    """"auto": bubblewrap namespaces when they work here, else plain processes (logged once)."""
+    """`auto`: bubblewrap namespaces when they work here, else plain processes (logged once)."""
     local_root: str = ""
     """Where per-sandbox directories (tmpfs mounts) go; "" means $TMPDIR/repozero-sbx."""
     toolchain_dir: str = ""

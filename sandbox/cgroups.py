@@ -1,0 +1,92 @@
+"""Per-sandbox cgroup v1 groups: a process cap and a memory cap that hold across every process of a
+sandbox, a count of OOM kills (so `oom` is known, not guessed), and a way to kill everything in it."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import anyio
+
+from repozero.errors import SandboxError
+
+__all__ = ["SandboxCgroups"]
+
+
+class SandboxCgroups:
+    """One group under each of the `pids` and `memory` controllers, named after the sandbox."""
+
+    def __init__(self, dirs: list[Path]) -> None:
+        self.dirs = dirs
+
+    @classmethod
+    def create(
+        cls, pids_parent: str, memory_parent: str, name: str, *, pids: int, memory_mb: int
+    ) -> SandboxCgroups:
+        pids_dir, memory_dir = Path(pids_parent) / name, Path(memory_parent) / name
+        try:
+            pids_dir.mkdir()
+            memory_dir.mkdir()
+            (pids_dir / "pids.max").write_text(str(pids))
+            limit = str(memory_mb << 20)
+            (memory_dir / "memory.limit_in_bytes").write_text(limit)
+            swap = memory_dir / "memory.memsw.limit_in_bytes"
+            if swap.exists():
+                swap.write_text(limit)
+        except OSError as exc:
+            for folder in (pids_dir, memory_dir):
+                if folder.exists():
+                    folder.rmdir()
+            raise SandboxError(f"cannot set up cgroups for sandbox {name}: {exc}") from exc
+        return cls([pids_dir, memory_dir])
+
+    @property
+    def procs_files(self) -> list[str]:
+        """The `cgroup.procs` files a launcher writes its pid into before dropping privileges."""
+        return [str(d / "cgroup.procs") for d in self.dirs]
+
+    def oom_kills(self) -> int:
+        """OOM kills so far in the memory group (the `oom_kill` line of memory.oom_control)."""
+        for folder in self.dirs:
+            control = folder / "memory.oom_control"
+            if control.exists():
+                for line in control.read_text().splitlines():
+                    key, _, value = line.partition(" ")
+                    if key == "oom_kill":
+                        return int(value)
+        return 0
+
+    def pids(self) -> set[int]:
+        found: set[int] = set()
+        for folder in self.dirs:
+            try:
+                found |= {int(p) for p in (folder / "cgroup.procs").read_text().split()}
+            except OSError:
+                pass
+        return found
+
+    async def kill_all(self, *, attempts: int = 100) -> bool:
+        """SIGKILL every process in the groups until none is left; False if some survived."""
+        for _ in range(attempts):
+            pids = self.pids()
+            if not pids:
+                return True
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            await anyio.sleep(0.002)
+        return not self.pids()
+
+    async def remove(self) -> None:
+        for folder in self.dirs:
+            for _ in range(50):
+                try:
+                    folder.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    await anyio.sleep(0.005)

@@ -1,0 +1,156 @@
+"""What this host lets the local backend do, found out once per process and logged once when degraded.
+
+Layers, strongest first: bubblewrap namespaces (network, PID, mount, IPC, UTS), a fresh unprivileged uid
+per sandbox (when started as root), a size-limited tmpfs per sandbox, and cgroup v1 `pids`/`memory`
+limits (which also tell an OOM kill apart). Whatever is missing is named in one
+`sandbox_isolation_degraded` warning.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Literal
+
+import anyio
+
+from repozero.log import get_logger
+from repozero.records import Record
+
+__all__ = ["CGROUP_V1", "Isolation", "detect_isolation", "reset_isolation_cache"]
+
+log = get_logger(__name__)
+
+CGROUP_V1 = Path("/sys/fs/cgroup")
+CGROUP_PARENT = "repozero"
+
+
+class Isolation(Record, kw_only=True):
+    """The isolation the local backend applies on this host."""
+
+    mode: Literal["bwrap", "plain"]
+    privileged: bool
+    """Started as root: per-sandbox uid, tmpfs mounts and cgroups are possible."""
+    bwrap: str = ""
+    setpriv: str = ""
+    prlimit: str = ""
+    tmpfs: bool = False
+    cgroup_pids: str = ""
+    """cgroup v1 `pids` parent dir for per-sandbox groups ("" if unavailable)."""
+    cgroup_memory: str = ""
+    missing: list[str] = []
+
+    @property
+    def namespaces(self) -> bool:
+        """Network, PID and mount namespaces (bubblewrap)."""
+        return self.mode == "bwrap"
+
+
+_cache: dict[str, Isolation] = {}
+_lock = anyio.Lock()
+
+
+def reset_isolation_cache() -> None:
+    _cache.clear()
+
+
+async def detect_isolation(want: str = "auto") -> Isolation:
+    """Probe once per `want` ("auto", "bwrap", "plain"); warn once when something is missing."""
+    async with _lock:
+        if want not in _cache:
+            iso = await _probe(want)
+            _cache[want] = iso
+            if iso.missing:
+                log.warning("sandbox_isolation_degraded", mode=iso.mode, missing=iso.missing)
+            else:
+                log.debug("sandbox_isolation", mode=iso.mode)
+        return _cache[want]
+
+
+async def _probe(want: str) -> Isolation:
+    privileged = os.geteuid() == 0
+    bwrap, setpriv, prlimit = (shutil.which(n) or "" for n in ("bwrap", "setpriv", "prlimit"))
+    missing: list[str] = []
+    mode: Literal["bwrap", "plain"] = "plain"
+    if want != "plain":
+        problem = await _bwrap_problem(bwrap, setpriv, privileged)
+        if problem:
+            missing.append(f"namespaces ({problem})")
+        else:
+            mode = "bwrap"
+    if not prlimit:
+        missing.append("rlimits (prlimit not found)")
+    if not privileged:
+        missing.append("per-sandbox uid (not root)")
+    tmpfs = privileged and await _tmpfs_works()
+    if not tmpfs:
+        missing.append("tmpfs work dir (needs root and mount)")
+    pids, memory = _cgroup_dir("pids"), _cgroup_dir("memory")
+    if not (pids and memory):
+        missing.append("cgroups (needs root and cgroup v1 pids+memory)")
+    return Isolation(
+        mode=mode, privileged=privileged, bwrap=bwrap, setpriv=setpriv, prlimit=prlimit, tmpfs=tmpfs,
+        cgroup_pids=pids, cgroup_memory=memory, missing=missing,
+    )  # fmt: skip
+
+
+def _bwrap_probe_argv(bwrap: str, setpriv: str, privileged: bool) -> list[str]:
+    argv = [bwrap, "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent"]
+    if not privileged:
+        argv.append("--unshare-user")
+    argv += ["--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib"]
+    if Path("/usr/lib64").is_dir():
+        argv += ["--symlink", "usr/lib64", "/lib64"]
+    argv += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/"]
+    if privileged:
+        argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--", setpriv]
+        argv += ["--reuid", "65534", "--regid", "65534", "--clear-groups", "--", "/bin/true"]
+    else:
+        argv += ["--", "/bin/true"]
+    return argv
+
+
+async def _bwrap_problem(bwrap: str, setpriv: str, privileged: bool) -> str:
+    if not bwrap:
+        return "bwrap not found; apt-get install bubblewrap"
+    if privileged and not setpriv:
+        return "setpriv not found; apt-get install util-linux"
+    argv = _bwrap_probe_argv(bwrap, setpriv, privileged)
+    try:
+        result = await anyio.run_process(argv, check=False, stdin=None)
+    except OSError as exc:
+        return f"bwrap failed to start: {exc}"
+    if result.returncode != 0:
+        return "bwrap cannot create namespaces here: " + result.stderr.decode(errors="replace").strip()[:200]
+    return ""
+
+
+async def _tmpfs_works() -> bool:
+    if not shutil.which("mount"):
+        return False
+    probe = tempfile.mkdtemp(prefix="repozero-tmpfs-probe-")
+    try:
+        mounted = await anyio.run_process(
+            ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", probe], check=False
+        )
+        if mounted.returncode != 0:
+            return False
+        await anyio.run_process(["umount", probe], check=False)
+        return True
+    finally:
+        os.rmdir(probe)
+
+
+def _cgroup_dir(controller: str) -> str:
+    """Our parent group under a cgroup v1 controller, created if we may; "" when unavailable."""
+    base = CGROUP_V1 / controller
+    if os.geteuid() != 0 or not (base / "cgroup.procs").is_file():
+        return ""
+    parent = base / CGROUP_PARENT
+    try:
+        parent.mkdir(exist_ok=True)
+    except OSError:
+        return ""
+    return str(parent)

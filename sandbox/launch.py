@@ -1,0 +1,164 @@
+"""The argv that starts one process inside a local sandbox, as a chain of small exec'ing wrappers.
+
+    sh (root: join the sandbox's cgroups) → prlimit (rlimits) → bwrap (namespaces, a minimal filesystem:
+    the toolchain at /usr/bin, system libraries read-only, the sandbox's tmpfs dirs at /work, /tmp and
+    /home/sandbox, nothing else of the host) → setpriv (root: the sandbox's own uid, no capabilities,
+    no new privileges) → the command
+
+Each link execs the next, so the pid the host holds is the sandbox's outermost process; killing it kills
+the PID namespace and everything in it. Without bubblewrap ("plain") the chain is the same minus bwrap,
+with host paths.
+"""
+
+from __future__ import annotations
+
+import glob
+from pathlib import Path
+
+from repozero.records import Record
+from repozero.sandbox.base import SandboxSpec
+from repozero.sandbox.isolation import Isolation
+from repozero.sandbox.toolchains import python_prefix
+
+__all__ = ["IN_HOME", "IN_TMP", "IN_WORK", "Layout", "base_env", "launch_argv", "sandbox_dirs"]
+
+IN_WORK, IN_TMP, IN_HOME = "/work", "/tmp", "/home/sandbox"
+IN_LIBEXEC = "/usr/libexec/repozero"
+AS_HEADROOM_MB = 2048
+"""Address space allowed beyond `memory_mb`: V8 reserves ~1 GiB of virtual memory before running a line."""
+
+
+class Layout(Record, kw_only=True):
+    """Where one sandbox's pieces live on the host, and who runs in it."""
+
+    toolchain: str
+    """Host toolchain dir (bin/, libexec/)."""
+    work: str
+    tmp: str
+    home: str
+    etc: str
+    """Host dir with the sandbox's passwd and group files."""
+    uid: int | None = None
+    gid: int | None = None
+    cgroup_procs: list[str] = []
+    path_dirs: list[str] = []
+    ro_paths: list[str] = []
+
+
+def sandbox_dirs(iso: Isolation, layout: Layout) -> tuple[str, str, str, str]:
+    """(workdir, tmp, home, PATH) as the sandboxed process sees them."""
+    if iso.namespaces:
+        return IN_WORK, IN_TMP, IN_HOME, ":".join([*layout.path_dirs, "/usr/bin"])
+    return layout.work, layout.tmp, layout.home, ":".join([*layout.path_dirs, f"{layout.toolchain}/bin"])
+
+
+def base_env(iso: Isolation, layout: Layout) -> dict[str, str]:
+    """The case-execution contract's environment: PATH, LANG, LC_ALL, TZ and a scratch HOME."""
+    _, tmp, home, path = sandbox_dirs(iso, layout)
+    env = {"PATH": path, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TZ": "UTC", "HOME": home}
+    if not iso.namespaces:  # the host's /tmp is shared: point scratch files at the sandbox's own
+        env["TMPDIR"] = tmp
+    return env
+
+
+def _cgroup_prefix(layout: Layout) -> list[str]:
+    if not layout.cgroup_procs:
+        return []
+    n = len(layout.cgroup_procs)
+    script = " && ".join(f'echo $$ >"${i}"' for i in range(1, n + 1)) + f' && shift {n} && exec "$@"'
+    return ["/bin/sh", "-c", script, "repozero-enter", *layout.cgroup_procs]
+
+
+def _rlimits(iso: Isolation, spec: SandboxSpec) -> list[str]:
+    if not iso.prlimit:
+        return []
+    argv = [iso.prlimit, f"--as={(spec.memory_mb + AS_HEADROOM_MB) << 20}", f"--cpu={spec.cpu_time_s}"]
+    argv += [f"--fsize={spec.file_size_mb << 20}", f"--nofile={spec.open_files}", "--core=0"]
+    if iso.privileged:  # RLIMIT_NPROC counts every process of the uid: only meaningful for our own uid
+        argv.append(f"--nproc={spec.pids}")
+    return [*argv, "--"]
+
+
+def _drop(iso: Isolation, layout: Layout, setpriv: str) -> list[str]:
+    if not iso.privileged or layout.uid is None or layout.gid is None:
+        return []
+    return [
+        setpriv,
+        f"--reuid={layout.uid}",
+        f"--regid={layout.gid}",
+        "--clear-groups",
+        "--inh-caps=-all",
+        "--",
+    ]
+
+
+def _binds(layout: Layout, spec: SandboxSpec) -> list[tuple[str, str, str]]:
+    """(option, host source, sandbox destination) for everything the sandbox may see."""
+    tc = layout.toolchain
+    binds = [("--ro-bind", f"{tc}/bin", "/usr/bin"), ("--ro-bind", f"{tc}/libexec", IN_LIBEXEC)]
+    # System libraries, read-only: the multiarch dirs, ld.so, locales, zoneinfo; not /usr/lib at large.
+    binds += [("--ro-bind", lib, lib) for lib in sorted(glob.glob("/usr/lib/*-linux-gnu*"))]
+    for optional in ("/usr/lib64", "/usr/lib/locale", "/usr/share/zoneinfo", "/etc/ld.so.cache"):
+        binds.append(("--ro-bind-try", optional, optional))
+    binds += [
+        ("--ro-bind", f"{layout.etc}/passwd", "/etc/passwd"),
+        ("--ro-bind", f"{layout.etc}/group", "/etc/group"),
+    ]
+    binds += [
+        ("--bind", layout.work, IN_WORK),
+        ("--bind", layout.tmp, IN_TMP),
+        ("--bind", layout.home, IN_HOME),
+    ]
+    extra = [*layout.path_dirs, *layout.ro_paths]
+    if spec.toolchain == "python-source":
+        extra.append(str(python_prefix()))
+    binds += [("--ro-bind", path, path) for path in dict.fromkeys(extra)]
+    return binds
+
+
+def _parents(dests: list[str]) -> list[str]:
+    """Ancestors of every destination, shallow first (bwrap would create them 0700, unreadable)."""
+    found: dict[str, None] = {}
+    for dest in dests:
+        parts = dest.strip("/").split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            found["/" + "/".join(parts[:i])] = None
+    return sorted(found, key=lambda p: p.count("/"))
+
+
+def _bwrap(iso: Isolation, layout: Layout, spec: SandboxSpec, cwd: str) -> list[str]:
+    argv = [
+        iso.bwrap,
+        "--unshare-net",
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+    ]
+    argv += ["--die-with-parent", "--new-session", "--hostname", "sandbox"]
+    if not iso.privileged:
+        argv.append("--unshare-user")
+    binds = _binds(layout, spec)
+    for parent in _parents([dest for _, _, dest in binds]):
+        argv += ["--dir", parent]
+    for option, src, dest in binds:
+        argv += [option, src, dest]
+    for link, target in (("/bin", "usr/bin"), ("/lib", "usr/lib"), ("/lib64", "usr/lib64")):
+        argv += ["--symlink", target, link]
+    argv += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/", "--chdir", cwd]
+    if iso.privileged:
+        argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    return [*argv, "--"]
+
+
+def launch_argv(iso: Isolation, layout: Layout, spec: SandboxSpec, argv: list[str], cwd: str) -> list[str]:
+    """The full chain for `argv` with in-sandbox working directory `cwd`."""
+    if not argv:
+        raise ValueError("empty argv")
+    chain = [*_cgroup_prefix(layout), *_rlimits(iso, spec)]
+    if iso.namespaces:
+        chain += _bwrap(iso, layout, spec, cwd)
+        chain += _drop(iso, layout, f"{IN_LIBEXEC}/setpriv")
+    else:
+        chain += _drop(iso, layout, str(Path(layout.toolchain) / "libexec" / "setpriv"))
+    return [*chain, *argv]

