@@ -336,13 +336,19 @@ async def test_replay_answers_by_role_and_step(tmp_path: Path, api: str, shelf) 
 
 
 @pytest.mark.anyio
+@pytest.mark.parametrize("scaffold", ["bash", "tools"])
 @pytest.mark.parametrize("client", ["buggy-then-fix"], indirect=True)
-async def test_a_fresh_session_that_opens_with_feedback_writes_the_fixed_tree(client, shelf) -> None:
-    agent = Agent(client, "openai", "bash", "fx-slug")
+async def test_a_fresh_session_that_opens_with_feedback_writes_the_fixed_tree(
+    client, scaffold, shelf
+) -> None:
+    agent = Agent(client, "openai", scaffold, "fx-slug")
+    agent.tree = dict(shelf.get("fx-slug").buggy)  # the earlier session's files are still there
     agent.say(f"{agent.header}\n# Task\n\n<!-- repozero: feedback failing=1 -->\n1 case failed.")
     with anyio.fail_after(10):
         await agent.run_until_submitted()
     assert agent.tree == shelf.get("fx-slug").gold
+    # files may exist: never an editor `create` over them, which an editor may refuse
+    assert not any(a.get("command") == "create" for n, a in agent.calls if n == "file_editor")
 
 
 @pytest.mark.anyio

@@ -37,10 +37,12 @@ class Shell(Record, tag=True):
     thought: str
 
 
-class Write(Record, tag=True):
+class Write(Record, tag=True, kw_only=True):
     path: str
     content: bytes
     thought: str
+    overwrite: bool = False
+    """The file may exist already: the tools form uses `execute_bash` (an editor's `create` may refuse)."""
 
 
 class Replace(Record, tag=True):
@@ -125,7 +127,9 @@ def _tool_form(action: Action, request: ChatRequest, workdir: str | None) -> tup
     """(thought, tool name, arguments), falling back to execute_bash for tools the request lacks."""
     editor = request.tool("file_editor") is not None
     match action:
-        case Write(path=path, content=content, thought=thought) if editor and _is_text(content):
+        case Write(path=path, content=content, thought=thought, overwrite=False) if editor and _is_text(
+            content
+        ):
             args = {"command": "create", "path": _absolute(path, workdir), "file_text": content.decode()}
             return thought, "file_editor", args
         case Write(path=path, content=content, thought=thought):

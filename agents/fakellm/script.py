@@ -57,13 +57,14 @@ def run_cases_command(material: SampleMaterial) -> str:
     return "\n".join(_case_command(entry, case) for case in material.whitebox[:4])
 
 
-def _full_script(files: dict[str, bytes], material: SampleMaterial, look: str) -> list[Action]:
+def _full_script(
+    files: dict[str, bytes], material: SampleMaterial, look: str, *, overwrite: bool
+) -> list[Action]:
     script: list[Action] = [Shell(command=LOOK_COMMAND, thought=look)]
     for path in sorted(files):
         lines = files[path].count(b"\n")
-        script.append(
-            Write(path=path, content=files[path], thought=f"I will write `{path}` ({lines} lines).")
-        )
+        thought = f"I will write `{path}` ({lines} lines)."
+        script.append(Write(path=path, content=files[path], thought=thought, overwrite=overwrite))
     return [*script, *_finish(material)]
 
 
@@ -129,7 +130,8 @@ def _incremental_script(
             script.append(Shell(command=f"rm -f {shlex.quote(path)}", thought=f"`{path}` is not needed."))
             continue
         edits = _edits(path, before[path], after[path]) if can_replace and path in before else None
-        script += edits or [Write(path=path, content=after[path], thought=f"Rewrite `{path}` with the fix.")]
+        thought = f"Rewrite `{path}` with the fix."
+        script += edits or [Write(path=path, content=after[path], thought=thought, overwrite=path in before)]
     return [*script, *_finish(material)]
 
 
@@ -182,6 +184,7 @@ def coder_action(
         previous = trees[variant(failing[:-1])]
         script = _incremental_script(previous, current, material, can_replace)
     else:
-        script = _full_script(current, material, "Let me look at the working directory before writing code.")
+        look = "Let me look at the working directory before writing code."
+        script = _full_script(current, material, look, overwrite=bool(marks))
     step = effective_turns(messages[start + 1 :], request)
     return script[min(step, len(script) - 1)], _workdir(messages)

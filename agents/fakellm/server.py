@@ -140,7 +140,7 @@ class FakeServer:
         await anyio.sleep(sample_latency_s(self.rng, self.config.latency_ms, self.jitter))
         if fault is not None:
             self.stats.faults[fault] += 1
-            log.info("fake_llm_fault", api=api, kind=fault, serial=serial)
+            log.debug("fake_llm_fault", api=api, kind=fault, serial=serial)
         if fault in ("429", "500"):
             status = int(fault)
             headers = {"Retry-After": str(self.config.retry_after_s)} if status == 429 else {}
