@@ -10,8 +10,8 @@ import anyio
 import httpx
 import pytest
 
-from repozero.agents.fakellm import start_fake_server
-from repozero.agents.fakellm.tokenizer import END, VOCAB_SIZE, decode, encode
+from repozero.agents.fakellm import fake_endpoint, start_fake_server
+from repozero.agents.fakellm.tokenizer import BOS, END, VOCAB_SIZE, decode, encode
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"
 HEADER = "<!-- repozero: sample=fx-slug role=coder scaffold={} -->\nBuild it."
@@ -131,3 +131,19 @@ async def test_anthropic_usage_counts_match_the_tokenizer(client) -> None:
     assert answer["stop_reason"] == "tool_use"
     assert answer["usage"]["input_tokens"] == len(ids["prompt_token_ids"])
     assert answer["usage"]["output_tokens"] == len(ids["choices"][0]["token_ids"])
+
+
+@pytest.mark.anyio
+async def test_fake_endpoint_configs_reach_both_apis_and_ask_for_token_ids() -> None:
+    messages = [{"role": "user", "content": HEADER.format("bash")}]
+    async with start_fake_server("never", FIXTURE) as url:
+        openai, anthropic = fake_endpoint(url, "never"), fake_endpoint(url, "never", "anthropic")
+        async with httpx.AsyncClient(timeout=10) as client:
+            with anyio.fail_after(10):
+                body = {"model": openai.model, "messages": messages, **openai.extra_body}
+                answer = (await client.post(f"{openai.base_urls[0]}/chat/completions", json=body)).json()
+                body = {"model": anthropic.model, "messages": messages, "max_tokens": 100}
+                message = (await client.post(f"{anthropic.base_urls[0]}/v1/messages", json=body)).json()
+    assert answer["model"] == "fake:never" and answer["prompt_token_ids"][0] == BOS
+    assert len(answer["choices"][0]["logprobs"]["content"]) == len(answer["choices"][0]["token_ids"])
+    assert message["model"] == "fake:never" and message["content"][0]["type"] == "text"

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+from typing import Literal
 
+from repozero.agents.config import EndpointConfig
 from repozero.agents.fakellm.faults import FAULT_KINDS, parse_faults, parse_jitter
 from repozero.errors import UsageError
 from repozero.records import Record
 
-__all__ = ["DEFAULT_DATASET", "FakeLLMConfig", "fake_policy"]
+__all__ = ["DEFAULT_DATASET", "FakeLLMConfig", "fake_endpoint", "fake_policy"]
 
 DEFAULT_DATASET = "builtin:py2js-lite"
 
@@ -48,3 +50,16 @@ class FakeLLMConfig(Record, kw_only=True):
 def fake_policy(model: str) -> str | None:
     """The policy of a `fake:POLICY` model name, or None for any other model name."""
     return model.removeprefix("fake:") if model.startswith("fake:") else None
+
+
+def fake_endpoint(url: str, policy: str, api: Literal["openai", "anthropic"] = "openai") -> EndpointConfig:
+    """The endpoint config of a fake server at `url` (from `start_fake_server`), asking for token ids.
+
+    OpenAI: vLLM flavor, base URL `url/v1`, `return_token_ids` and `logprobs` on. Anthropic: base URL `url`.
+    """
+    if api == "anthropic":
+        return EndpointConfig(api="anthropic", base_urls=[url], model=f"fake:{policy}")
+    extra = {"return_token_ids": True, "logprobs": True, "top_logprobs": 0}
+    return EndpointConfig(
+        api="openai", flavor="vllm", base_urls=[f"{url}/v1"], model=f"fake:{policy}", extra_body=extra
+    )
