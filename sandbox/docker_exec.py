@@ -1,0 +1,261 @@
+"""One attached `docker exec` as a `SandboxProcess`: bytes in on stdin, stdout out, stderr kept apart.
+
+Every process starts through `drivers/docker_exec.sh`, which reports its pid and start time first, so the
+container's supervisor can end the whole tree later — grandchildren in their own session included.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import aiodocker
+import anyio
+
+from repozero.errors import SandboxError
+from repozero.sandbox.base import DEFAULT_OUTPUT_CAP, ExecResult
+from repozero.sandbox.docker_client import DockerClient, docker_errors
+
+__all__ = ["TRUNCATION_MARK", "WRAPPER", "DockerExecProcess", "effective_timeout", "run_command"]
+
+WRAPPER = (Path(__file__).parent / "drivers" / "docker_exec.sh").read_text()
+TRUNCATION_MARK = b"\n[repozero: output truncated]\n"
+BACKSTOP_S = 5.0
+"""Host-side backstop: how long past `timeout + kill_after` the host waits before killing from outside."""
+DRAIN_CAP = 64 << 20
+_HEADER = b"RZPID "
+
+Killer = Callable[[int, int], Awaitable[None]]
+"""Ends the tree of (pid, start ticks) inside the container (the supervisor's `kill`)."""
+
+
+def _seconds(value: float) -> str:
+    return f"{max(value, 0.001):.3f}"
+
+
+def effective_timeout(timeout_s: float | None) -> float | None:
+    """The tighter of `timeout_s` and the caller's cancel-scope deadline (None: no limit at all)."""
+    deadline = anyio.current_effective_deadline()
+    remaining = deadline - anyio.current_time() if math.isfinite(deadline) else None
+    limits = [t for t in (timeout_s, remaining) if t is not None]
+    return max(min(limits), 0.001) if limits else None
+
+
+class DockerExecProcess:
+    """A process inside a container over one attached exec (one connection held while it lives)."""
+
+    def __init__(self, exec_: Any, stream: Any, *, killer: Killer | None, stderr_cap: int) -> None:
+        self._exec = exec_
+        self._stream = stream
+        self._killer = killer
+        self._stderr_cap = stderr_cap
+        self._pending = bytearray()
+        self._header = bytearray() if killer is not None else None
+        self._eof = False
+        self._closed = False
+        self._exit: int | None = None
+        self.pid = 0
+        self.start_ticks = 0
+        self.stderr = bytearray()
+        self.stderr_truncated = False
+
+    @classmethod
+    async def start(
+        cls,
+        client: DockerClient,
+        container_id: str,
+        argv: Sequence[str],
+        *,
+        user: str,
+        cwd: str = "/",
+        env: Mapping[str, str] | None = None,
+        stdin: bool = True,
+        timeout_s: float | None = None,
+        kill_after_s: float = 2.0,
+        killer: Killer | None,
+        stderr_cap: int = DEFAULT_OUTPUT_CAP,
+    ) -> DockerExecProcess:
+        """Start `argv` (through the wrapper when a `killer` is given: it needs the pid it reports)."""
+        if killer is not None:
+            limit = _seconds(timeout_s) if timeout_s is not None else "0"
+            argv = ["/bin/sh", "-c", WRAPPER, "rz", cwd, limit, _seconds(kill_after_s), *argv]
+        container = client.docker.containers.container(container_id)
+        async with client.api:
+            with docker_errors("exec create"):
+                exec_ = await container.exec(list(argv), stdin=stdin, user=user, environment=dict(env or {}))
+        stream = exec_.start(detach=False)
+        proc = cls(exec_, stream, killer=killer, stderr_cap=stderr_cap)
+        try:
+            with docker_errors("exec start"):
+                await stream.__aenter__()
+            if killer is not None:
+                await proc._read_header()
+        except BaseException:
+            with anyio.CancelScope(shield=True):
+                await proc.aclose()
+            raise
+        return proc
+
+    async def _read_message(self) -> None:
+        with docker_errors("exec stream"):
+            message = await self._stream.read_out()
+        if message is None:
+            self._eof = True
+        elif message.stream == 2:
+            self._on_stderr(message.data)
+        elif len(self._pending) < DRAIN_CAP:
+            self._pending += message.data
+
+    def _on_stderr(self, data: bytes) -> None:
+        if self._header is not None:
+            self._header += data
+            line, newline, rest = bytes(self._header).partition(b"\n")
+            if not newline:
+                return
+            self._header = None
+            fields = line.removeprefix(_HEADER).split()
+            if not line.startswith(_HEADER) or len(fields) != 2:
+                raise SandboxError(f"docker exec: bad wrapper header {line[:80]!r}")
+            self.pid, self.start_ticks = int(fields[0]), int(fields[1])
+            data = rest
+        room = self._stderr_cap - len(self.stderr)
+        if len(data) > room:
+            self.stderr_truncated = True
+        self.stderr += data[: max(room, 0)]
+
+    async def _read_header(self) -> None:
+        while self._header is not None and not self._eof:
+            await self._read_message()
+        if self._header is not None:
+            detail = bytes(self._header + self.stderr).decode(errors="replace")[-500:]
+            raise SandboxError(f"docker exec: the process wrapper did not start: {detail}")
+
+    async def send(self, data: bytes) -> None:
+        try:
+            await self._stream.write_in(data)
+        except (aiodocker.DockerError, OSError, RuntimeError) as exc:
+            raise SandboxError(f"docker exec: cannot write to the process (it has exited?): {exc}") from exc
+
+    async def close_stdin(self) -> None:
+        """Send end-of-file on the process's stdin (the read side stays open)."""
+        response = getattr(self._stream, "_resp", None)  # aiodocker's Stream has no half-close of its own
+        transport = response.connection.transport if response is not None and response.connection else None
+        if transport is not None and transport.can_write_eof():
+            transport.write_eof()
+
+    async def receive(self, max_bytes: int = 65536) -> bytes:
+        while not self._pending and not self._eof:
+            await self._read_message()
+        chunk = bytes(self._pending[:max_bytes])
+        del self._pending[:max_bytes]
+        return chunk
+
+    async def wait(self) -> int:
+        """Wait for the exit (draining output, still readable with `receive`); 128+N for death by signal N."""
+        while not self._eof:
+            await self._read_message()
+        return await self._exit_code()
+
+    async def _exit_code(self) -> int:
+        if self._exit is None:
+            for _ in range(400):
+                with docker_errors("exec inspect"):
+                    info = await self._exec.inspect()
+                if not info.get("Running") and info.get("ExitCode") is not None:
+                    self._exit = int(info["ExitCode"])
+                    break
+                await anyio.sleep(0.005)
+            else:
+                raise SandboxError("docker exec: the process closed its output but did not exit")
+        return self._exit
+
+    async def kill(self) -> None:
+        """End the process and everything it started (grandchildren in their own session too)."""
+        if self._killer is None:
+            raise SandboxError(
+                "docker exec: this process was started without the wrapper; it cannot be killed"
+            )
+        await self._killer(self.pid, self.start_ticks)
+        with anyio.move_on_after(BACKSTOP_S):
+            while not self._eof:
+                await self._read_message()
+
+    async def aclose(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        with anyio.CancelScope(shield=True):
+            try:
+                if not self._eof and self._killer is not None and self.pid:
+                    with anyio.move_on_after(BACKSTOP_S):
+                        await self._killer(self.pid, self.start_ticks)
+            finally:
+                await self._stream.close()
+
+
+async def _feed(proc: DockerExecProcess, data: bytes) -> None:
+    try:
+        if data:
+            await proc.send(data)
+        await proc.close_stdin()
+    except SandboxError:
+        pass  # the command exited without reading all of its stdin: not an error
+
+
+async def run_command(
+    client: DockerClient,
+    container_id: str,
+    argv: Sequence[str],
+    *,
+    user: str,
+    cwd: str,
+    env: Mapping[str, str] | None,
+    stdin: bytes | None,
+    timeout_s: float | None,
+    kill_after_s: float,
+    output_cap: int,
+    killer: Killer,
+) -> ExecResult:
+    """Run one command to completion: in-container `timeout -k`, host backstop, capped output, tree killed."""
+    started = time.monotonic()
+    timeout = effective_timeout(timeout_s)
+    proc = await DockerExecProcess.start(
+        client, container_id, argv, user=user, cwd=cwd, env=env, stdin=stdin is not None,
+        timeout_s=timeout, kill_after_s=kill_after_s, killer=killer, stderr_cap=output_cap,
+    )  # fmt: skip
+    stdout = bytearray()
+    truncated = backstopped = False
+    try:
+        backstop = timeout + kill_after_s + BACKSTOP_S if timeout is not None else math.inf
+        with anyio.move_on_after(backstop) as scope:
+            async with anyio.create_task_group() as tg:
+                if stdin is not None:
+                    tg.start_soon(_feed, proc, stdin)
+                while chunk := await proc.receive():
+                    stdout += chunk
+                    if len(stdout) > output_cap:
+                        truncated = True
+                        tg.cancel_scope.cancel()
+                        break
+        backstopped = scope.cancelled_caught
+        if truncated or backstopped:
+            await proc.kill()
+        exit_code = await proc.wait()
+        wall = time.monotonic() - started
+        timed_out = backstopped or (
+            timeout is not None and exit_code in (124, 137) and wall >= timeout - 0.01 and not truncated
+        )
+        if timed_out and not backstopped:
+            await proc.kill()  # `timeout` ended its process group; orphans in their own session may remain
+    finally:
+        await proc.aclose()
+    if truncated:
+        stdout = stdout[:output_cap] + TRUNCATION_MARK
+    stderr = bytes(proc.stderr) + (TRUNCATION_MARK if proc.stderr_truncated else b"")
+    return ExecResult(
+        stdout=bytes(stdout), stderr=stderr, exit_code=exit_code, wall_s=time.monotonic() - started,
+        timed_out=timed_out, truncated=truncated or proc.stderr_truncated,
+    )  # fmt: skip

@@ -1,0 +1,261 @@
+"""A Docker sandbox: one locked-down container, every command an attached exec as the unprivileged user.
+
+`exec` and the batch driver run under `timeout -k` inside the container (host backstop on top), the
+persistent shell over one long-lived exec; the container's supervisor ends whatever a timed-out command
+left behind. Files move through `tar`/`cat` execs (the work dir is a tmpfs, which `docker cp` cannot see).
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+import tarfile
+from collections.abc import Mapping, Sequence
+from contextlib import AsyncExitStack
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import msgspec
+
+from repozero.errors import SandboxError
+from repozero.sandbox.base import (
+    DEFAULT_OUTPUT_CAP,
+    CaseInput,
+    CaseRun,
+    ExecResult,
+    SandboxProcess,
+    SandboxSpec,
+)
+from repozero.sandbox.batch import backstop_s, driver_argv, pack_batch, parse_records, stdout_budget
+from repozero.sandbox.docker_client import DockerClient
+from repozero.sandbox.docker_container import SANDBOX_USER, WORKDIR, DockerContainer
+from repozero.sandbox.docker_exec import DockerExecProcess, run_command
+from repozero.sandbox.shell import ShellSession
+
+if TYPE_CHECKING:
+    from repozero.sandbox.docker import DockerBackend
+
+__all__ = ["DockerSandbox"]
+
+TREE_CAP = 1 << 30
+"""Largest tree `get_tree` copies out (bytes of tar)."""
+BATCH_STDERR_CAP = 64 << 10
+
+
+class DockerSandbox:
+    """One container for one sandbox; opened with `async with`, removed (in the background) on close."""
+
+    def __init__(self, backend: DockerBackend, spec: SandboxSpec) -> None:
+        self._backend = backend
+        self.spec = spec
+        self.workdir = WORKDIR
+        self.id = ""
+        self._container: DockerContainer | None = None
+        self._session: ShellSession | None = None
+        self._oom_seen = 0
+        self._processes: set[DockerExecProcess] = set()
+        self._client: DockerClient | None = None
+        self._own_client: AsyncExitStack | None = None
+
+    async def __aenter__(self) -> DockerSandbox:
+        if self._backend.is_open:
+            self._client = self._backend.client
+            self._container = await self._backend.acquire(self.spec)
+        else:
+            stack = AsyncExitStack()
+            try:
+                self._client = await stack.enter_async_context(self._backend.new_client())
+                self._container = await self._backend.start_standalone(self._client, self.spec)
+            except BaseException:
+                with anyio.CancelScope(shield=True):
+                    await stack.aclose()
+                raise
+            self._own_client = stack
+        self.id = self.container.name
+        self._oom_seen = max(await self.container.supervisor.oom_kills(), 0)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def container(self) -> DockerContainer:
+        if self._container is None:
+            raise SandboxError("docker sandbox is not open (use `async with backend.open(spec) as sandbox`)")
+        return self._container
+
+    @property
+    def client(self) -> DockerClient:
+        if self._client is None:
+            raise SandboxError("docker sandbox is not open")
+        return self._client
+
+    def _path(self, path: str) -> str:
+        return posixpath.normpath(posixpath.join(self.workdir, path))
+
+    # --- commands -----------------------------------------------------------------------------------
+    async def exec(
+        self,
+        cmd: Sequence[str] | str,
+        *,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        stdin: bytes | None = None,
+        timeout_s: float | None = None,
+        output_cap: int = DEFAULT_OUTPUT_CAP,
+    ) -> ExecResult:
+        """Run one command in a fresh process (a `docker exec`), under `timeout -k` inside the container."""
+        argv = ["/bin/sh", "-c", cmd] if isinstance(cmd, str) else list(cmd)
+        if not argv:
+            raise SandboxError("exec: empty argv")
+        result = await run_command(
+            self.client, self.container.id, argv, user=SANDBOX_USER, cwd=self._path(cwd or "."),
+            env=env, stdin=stdin, timeout_s=timeout_s, kill_after_s=self._backend.cfg.docker_kill_after_s,
+            output_cap=output_cap, killer=self.container.supervisor.kill_tree,
+        )  # fmt: skip
+        if (
+            result.exit_code == 137
+            and not result.timed_out
+            and not result.truncated
+            and await self._oom_since()
+        ):
+            result = msgspec.structs.replace(result, oom=True)
+        return result
+
+    async def _oom_since(self) -> bool:
+        """Whether the container's memory cgroup killed something since we last asked."""
+        count = await self.container.supervisor.oom_kills()
+        seen, self._oom_seen = self._oom_seen, max(count, self._oom_seen)
+        return count > seen
+
+    async def shell(
+        self, command: str, *, timeout_s: float | None = None, output_cap: int = DEFAULT_OUTPUT_CAP
+    ) -> ExecResult:
+        """Run a command in the persistent shell (one attached exec per sandbox; cwd and env persist)."""
+        if self._session is None:
+            self._session = ShellSession(self._start_shell, kill_strays=self._kill_strays)
+        return await self._session.run(command, timeout_s=timeout_s, output_cap=output_cap)
+
+    async def _start_shell(self, argv: Sequence[str]) -> SandboxProcess:
+        return await self.open_process(argv)
+
+    async def _kill_strays(self, proc: SandboxProcess) -> None:
+        if not isinstance(proc, DockerExecProcess):
+            raise SandboxError("docker sandbox: the shell is not one of this sandbox's processes")
+        await self.container.supervisor.kill_strays(proc.pid, proc.start_ticks)
+
+    async def run_cases(
+        self,
+        entry: Sequence[str],
+        cases: Sequence[CaseInput],
+        *,
+        timeout_s: float,
+        output_cap: int = DEFAULT_OUTPUT_CAP,
+        cwd: str | None = None,
+    ) -> list[CaseRun]:
+        """Every case through the batch driver in one exec (per-case `timeout -k` inside the container)."""
+        if not cases:
+            return []
+        kill_after = self._backend.cfg.docker_kill_after_s
+        argv = driver_argv(
+            timeout_s=timeout_s, output_cap=output_cap, stderr_cap=BATCH_STDERR_CAP, kill_after_s=kill_after,
+            cwd=self._path(cwd or "."), kill_strays=False,
+        )  # fmt: skip
+        oom_before = self._oom_seen
+        result = await self.exec(
+            argv, stdin=pack_batch(entry, cases), timeout_s=backstop_s(len(cases), timeout_s, kill_after),
+            output_cap=stdout_budget(len(cases), output_cap, BATCH_STDERR_CAP),
+        )  # fmt: skip
+        oom_killed = await self._oom_since() or self._oom_seen > oom_before
+        return parse_records(
+            result, cases, timeout_s=timeout_s, output_cap=output_cap, stderr_cap=BATCH_STDERR_CAP,
+            oom_killed=oom_killed,
+        )  # fmt: skip
+
+    async def open_process(
+        self, argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None
+    ) -> SandboxProcess:
+        """A long-running process over one attached exec (fork servers, the shell); closed with the sandbox."""
+        proc = await DockerExecProcess.start(
+            self.client, self.container.id, list(argv), user=SANDBOX_USER, cwd=self._path(cwd or "."),
+            env=env, killer=self.container.supervisor.kill_tree,
+        )  # fmt: skip
+        self._processes.add(proc)
+        return proc
+
+    # --- files --------------------------------------------------------------------------------------
+    async def _checked(self, what: str, argv: list[str], **kwargs: Any) -> ExecResult:
+        result = await self.exec(argv, timeout_s=kwargs.pop("timeout_s", 120.0), **kwargs)
+        if result.exit_code != 0:
+            detail = result.stderr.decode(errors="replace").strip()[-500:]
+            raise SandboxError(f"{what}: exit {result.exit_code}: {detail}")
+        return result
+
+    async def write_file(self, path: str, data: bytes, *, mode: int = 0o644) -> None:
+        script = 'mkdir -p -- "$(dirname -- "$1")" && cat >"$1" && chmod "$2" "$1"'
+        target = self._path(path)
+        await self._checked(
+            f"write_file {target}", ["sh", "-c", script, "write", target, f"{mode:o}"], stdin=data
+        )
+
+    async def read_file(self, path: str, *, max_bytes: int | None = None) -> bytes:
+        target = self._path(path)
+        cap = max_bytes if max_bytes is not None else TREE_CAP
+        result = await self._checked(
+            f"read_file {target}", ["head", "-c", str(cap), "--", target], output_cap=cap + 1
+        )
+        return result.stdout[:cap]
+
+    async def put_tree(self, src: Path, dest: str) -> None:
+        target = self._path(dest)
+        script = 'mkdir -p -- "$1" && tar -x -f - -C "$1" --no-same-owner'
+        await self._checked(f"put_tree {target}", ["sh", "-c", script, "put", target], stdin=_pack_tree(src))
+
+    async def get_tree(self, src: str, dest: Path) -> None:
+        target = self._path(src)
+        result = await self._checked(
+            f"get_tree {target}", ["tar", "-c", "-f", "-", "-C", target, "."], output_cap=TREE_CAP
+        )
+        if result.truncated:
+            raise SandboxError(f"get_tree {target}: more than {TREE_CAP} bytes")
+        _unpack_tree(result.stdout, dest)
+
+    # --- lifecycle ----------------------------------------------------------------------------------
+    async def close(self) -> None:
+        container, self._container = self._container, None
+        if container is None:
+            return
+        with anyio.CancelScope(shield=True):
+            try:
+                if self._session is not None:
+                    await self._session.aclose()
+                for proc in list(self._processes):
+                    await proc.aclose()
+            finally:
+                await self._release(container)
+
+    async def _release(self, container: DockerContainer) -> None:
+        stack, self._own_client = self._own_client, None
+        if stack is None:
+            self._backend.release(container)
+            return
+        try:
+            await container.remove(self.client)
+        finally:
+            await stack.aclose()
+
+
+def _pack_tree(src: Path) -> bytes:
+    if not src.is_dir():
+        raise SandboxError(f"put_tree: {src} is not a directory")
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        tar.add(src, arcname=".")
+    return buf.getvalue()
+
+
+def _unpack_tree(data: bytes, dest: Path) -> None:
+    dest.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as tar:
+        tar.extractall(dest, filter="data")  # no absolute paths, no links out of dest, no devices
