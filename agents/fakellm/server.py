@@ -11,7 +11,6 @@ import random
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -210,10 +209,9 @@ async def start_fake_server(
         async with start_fake_server("buggy-then-fix", "builtin:py2js-lite") as url:
             ...  # POST f"{url}/v1/chat/completions"
     """
-    name = dataset.root.as_posix() if isinstance(dataset, Dataset) else Path(dataset).as_posix()
-    if isinstance(dataset, str):
-        name = dataset
+    loaded = dataset if isinstance(dataset, Dataset) else None
+    name = str(loaded.root if loaded is not None else os.fspath(dataset))
     config = FakeLLMConfig(policy=policy, dataset=name, **settings)
-    server = FakeServer(config, dataset if isinstance(dataset, Dataset) else None)
+    server = FakeServer(config, loaded)
     async with server.running(port) as url:
         yield url
