@@ -58,6 +58,7 @@ class DockerBackend:
         self._tg: TaskGroup | None = None
         self._pools: dict[ContainerLimits, tuple[WarmPool, anyio.CancelScope]] = {}
         self._images: dict[str, str] = {}
+        self._demand: dict[ContainerLimits, int] = {}
         self._starts = anyio.CapacityLimiter(max(self.cfg.docker_start_concurrency, 1))
         self.server_version = ""
 
@@ -147,12 +148,12 @@ class DockerBackend:
             await self.image_for(spec.toolchain, client), spec, pooled=False, client=client
         )
 
-    def _pool(self, image: str, spec: SandboxSpec) -> WarmPool | None:
-        """The pool for this image and these limits, started on first use (None when pools are off)."""
+    def _pool(self, image: str, spec: SandboxSpec, *, start: bool = True) -> WarmPool | None:
+        """The pool for this image and these limits (None when pools are off, or not `start`ed yet)."""
         if self.cfg.docker_pool_size <= 0 or self._tg is None:
             return None
         key = limits_key(image, spec, self.cfg.docker_cpus)
-        if key not in self._pools:
+        if key not in self._pools and start:
             template = msgspec.structs.replace(spec, sample="", role="")
             pool = WarmPool(
                 f"{spec.toolchain}:{image}", lambda: self._start(image, template, pooled=True), self._remove,
@@ -161,7 +162,7 @@ class DockerBackend:
             scope = anyio.CancelScope()
             self._pools[key] = (pool, scope)
             self._tg.start_soon(_run_in, scope, pool)
-        return self._pools[key][0]
+        return self._pools[key][0] if key in self._pools else None
 
     async def prewarm(self, spec: SandboxSpec) -> None:
         """Start the pool for `spec` and wait until it is full."""
@@ -172,7 +173,9 @@ class DockerBackend:
     async def acquire(self, spec: SandboxSpec) -> DockerContainer:
         """A started container for `spec`: from the warm pool when one is ready, else a cold start."""
         image = await self.image_for(spec.toolchain)
-        pool = self._pool(image, spec)
+        key = limits_key(image, spec, self.cfg.docker_cpus)
+        self._demand[key] = self._demand.get(key, 0) + 1
+        pool = self._pool(image, spec, start=self._demand[key] > 1)  # a one-off sandbox starts no pool
         container = pool.acquire_nowait() if pool is not None else None
         if container is None:
             return await self._start(image, spec, pooled=False)

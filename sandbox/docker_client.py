@@ -6,6 +6,7 @@ label, and listing what a run leaked — so the CLI, the backend and the run rep
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import AsyncIterator, Iterator
@@ -19,6 +20,7 @@ import anyio
 from repozero.errors import SandboxError
 from repozero.log import get_logger
 from repozero.records import Record
+from repozero.sandbox.images import RECIPES, image_ref
 
 __all__ = [
     "LABEL_POOL",
@@ -30,6 +32,7 @@ __all__ = [
     "LeakedContainer",
     "daemon_reachable",
     "docker_errors",
+    "docker_unavailable",
     "open_client",
 ]
 
@@ -178,10 +181,31 @@ def _connector(url: str | None, connections: int) -> aiohttp.BaseConnector | Non
 
 
 async def daemon_reachable(host: str = "") -> bool:
-    """True when a Docker daemon answers (tests use it to decide whether Docker tests can run)."""
+    """True when a Docker daemon answers."""
     try:
         with anyio.fail_after(5):
             async with open_client(host, connections=2):
                 return True
     except (SandboxError, TimeoutError):
         return False
+
+
+async def _missing_images(refs: list[str]) -> list[str]:
+    with anyio.fail_after(10):
+        async with open_client(connections=2) as client:
+            return [ref for ref in refs if not await client.image_exists(ref)]
+
+
+@functools.cache
+def docker_unavailable() -> str | None:
+    """Why Docker sandboxes cannot run here, or None. Call only outside an event loop (test collection).
+
+    Under CI (`CI` set) this is always None: Docker tests are never skipped there, they fail loudly.
+    """
+    if os.environ.get("CI"):
+        return None
+    try:
+        missing = anyio.run(_missing_images, [image_ref(name) for name in RECIPES])
+    except (SandboxError, TimeoutError) as exc:
+        return f"no Docker daemon reachable ({exc}); CI always runs these"
+    return f"images not built ({', '.join(missing)}): run `repozero images build`" if missing else None

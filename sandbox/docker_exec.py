@@ -17,12 +17,12 @@ import anyio
 
 from repozero.errors import SandboxError
 from repozero.sandbox.base import DEFAULT_OUTPUT_CAP, ExecResult
+from repozero.sandbox.capture import cut_marker
 from repozero.sandbox.docker_client import DockerClient, docker_errors
 
-__all__ = ["TRUNCATION_MARK", "WRAPPER", "DockerExecProcess", "effective_timeout", "run_command"]
+__all__ = ["WRAPPER", "DockerExecProcess", "effective_timeout", "run_command"]
 
 WRAPPER = (Path(__file__).parent / "drivers" / "docker_exec.sh").read_text()
-TRUNCATION_MARK = b"\n[repozero: output truncated]\n"
 BACKSTOP_S = 5.0
 """Host-side backstop: how long past `timeout + kill_after` the host waits before killing from outside."""
 DRAIN_CAP = 64 << 20
@@ -253,8 +253,8 @@ async def run_command(
     finally:
         await proc.aclose()
     if truncated:
-        stdout = stdout[:output_cap] + TRUNCATION_MARK
-    stderr = bytes(proc.stderr) + (TRUNCATION_MARK if proc.stderr_truncated else b"")
+        stdout = stdout[:output_cap] + cut_marker(output_cap)
+    stderr = bytes(proc.stderr) + (cut_marker(len(proc.stderr)) if proc.stderr_truncated else b"")
     return ExecResult(
         stdout=bytes(stdout), stderr=stderr, exit_code=exit_code, wall_s=time.monotonic() - started,
         timed_out=timed_out, truncated=truncated or proc.stderr_truncated,

@@ -90,6 +90,7 @@ class WarmPool:
     async def _drain(self) -> None:
         self._send.close()
         waiting = [c async for c in self._recv]
+        self._recv.close()
         async with anyio.create_task_group() as tg:
             for container in waiting:
                 tg.start_soon(self._remove, container)
