@@ -74,7 +74,9 @@ async def _probe(want: str) -> Isolation:
     bwrap, setpriv, prlimit = (shutil.which(n) or "" for n in ("bwrap", "setpriv", "prlimit"))
     missing: list[str] = []
     mode: Literal["bwrap", "plain"] = "plain"
-    if want != "plain":
+    if want == "plain":
+        missing.append("namespaces (sandbox.local_isolation = plain)")
+    else:
         problem = await _bwrap_problem(bwrap, setpriv, privileged)
         if problem:
             missing.append(f"namespaces ({problem})")

@@ -116,14 +116,11 @@ def _binds(layout: Layout, spec: SandboxSpec) -> list[tuple[str, str, str]]:
     return binds
 
 
-def _parents(dests: list[str]) -> list[str]:
-    """Ancestors of every destination, shallow first (bwrap would create them 0700, unreadable)."""
-    found: dict[str, None] = {}
-    for dest in dests:
-        parts = dest.strip("/").split("/")[:-1]
-        for i in range(1, len(parts) + 1):
-            found["/" + "/".join(parts[:i])] = None
-    return sorted(found, key=lambda p: p.count("/"))
+def _parents(dest: str) -> list[str]:
+    """Ancestors of a destination, shallow first. Made with `--dir` right before the bind: bwrap would
+    create them 0700 (unreadable for the sandbox's uid), and one under /tmp must be made after /tmp is."""
+    parts = dest.strip("/").split("/")[:-1]
+    return ["/" + "/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
 def _bwrap(iso: Isolation, layout: Layout, spec: SandboxSpec, cwd: str) -> list[str]:
@@ -138,10 +135,9 @@ def _bwrap(iso: Isolation, layout: Layout, spec: SandboxSpec, cwd: str) -> list[
     argv += ["--die-with-parent", "--new-session", "--hostname", "sandbox"]
     if not iso.privileged:
         argv.append("--unshare-user")
-    binds = _binds(layout, spec)
-    for parent in _parents([dest for _, _, dest in binds]):
-        argv += ["--dir", parent]
-    for option, src, dest in binds:
+    for option, src, dest in _binds(layout, spec):
+        for parent in _parents(dest):
+            argv += ["--dir", parent]
         argv += [option, src, dest]
     for link, target in (("/bin", "usr/bin"), ("/lib", "usr/lib"), ("/lib64", "usr/lib64")):
         argv += ["--symlink", target, link]

@@ -2,12 +2,33 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def _load_helper(name: str) -> Any:
+    """A helper module of tests/ loaded by path (importlib mode keeps tests/ off sys.path)."""
+    spec = importlib.util.spec_from_file_location(
+        f"repozero_tests_{name}", Path(__file__).with_name(f"{name}.py")
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+# Sandbox fixtures (tests/sandbox_fixtures.py): `sandbox_backend` (one run per backend) and `sandbox`.
+_sandbox_fixtures = _load_helper("sandbox_fixtures")
+sandbox_backend = _sandbox_fixtures.sandbox_backend
+sandbox = _sandbox_fixtures.sandbox
 
 
 @pytest.fixture
