@@ -1,0 +1,141 @@
+"""Read a run directory (manifest + results store) into what a report needs, saying what is missing.
+
+Only the run directory is read — never the dataset or the machine that made it — so reports work on runs
+copied from elsewhere and on runs that were interrupted or are still going.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from repozero.errors import UsageError
+from repozero.orchestrator.manifest import RunManifest, read_manifest
+from repozero.orchestrator.results import EpisodeResult, EpisodeRow, ResultsStore, RoundResult
+
+__all__ = ["RESULTS_NAME", "RunData", "load_run"]
+
+RESULTS_NAME = "results.sqlite"
+
+
+@dataclass
+class RunData:
+    """One run as the report sees it.
+
+    `scored` are finished episodes that count (no infra error); `infra` are episodes that ended in an
+    infrastructure failure (reported apart, never scored); `rounds` maps episode ids to their rounds.
+    """
+
+    path: Path
+    manifest: RunManifest
+    scored: list[EpisodeResult]
+    infra: list[EpisodeResult]
+    rounds: dict[str, list[RoundResult]]
+    statuses: Counter[str]
+    expected: int
+    never_started: int
+    missing: list[str] = field(default_factory=list)
+    label: str = ""
+
+    @property
+    def protocol_name(self) -> str:
+        proto = self.manifest.protocol
+        return f"{proto.get('name', '?')} v{proto.get('version', '?')}"
+
+
+def load_run(path: Path) -> RunData:
+    """Load a run directory; a path that is not one raises UsageError naming it (exit 2)."""
+    if not path.is_dir():
+        raise UsageError(f"{path}: not a directory (expected a run directory holding manifest.json)")
+    manifest = read_manifest(path)
+    rows, rounds = _read_store(path / RESULTS_NAME)
+    return _build(path, manifest, rows, rounds)
+
+
+def _read_store(db_path: Path) -> tuple[list[EpisodeRow] | None, dict[str, list[RoundResult]] | None]:
+    if not db_path.is_file():
+        return None, None
+    try:
+        store = ResultsStore.open_readonly(db_path)
+        try:
+            return store.episode_rows(), store.all_rounds()
+        finally:
+            store.close()
+    except sqlite3.Error as exc:
+        raise UsageError(f"{db_path}: cannot read the results store: {exc}") from None
+
+
+def _build(
+    path: Path,
+    manifest: RunManifest,
+    rows: list[EpisodeRow] | None,
+    rounds: dict[str, list[RoundResult]] | None,
+) -> RunData:
+    expected = len(manifest.samples) * manifest.attempts
+    if rows is None or rounds is None:
+        return RunData(
+            path=path,
+            manifest=manifest,
+            scored=[],
+            infra=[],
+            rounds={},
+            statuses=Counter(),
+            expected=expected,
+            never_started=expected,
+            missing=[f"no results store ({RESULTS_NAME}): no episode has started"],
+        )
+    scored, infra = _split(rows)
+    statuses = Counter(r.status for r in rows)
+    started = {(r.sample, r.attempt) for r in rows}
+    planned = {(s, a) for s in manifest.samples for a in range(manifest.attempts)}
+    run = RunData(
+        path=path,
+        manifest=manifest,
+        scored=scored,
+        infra=infra,
+        rounds=rounds,
+        statuses=statuses,
+        expected=expected,
+        never_started=len(planned - started) if planned else 0,
+    )
+    run.missing = _missing_notes(run)
+    return run
+
+
+def _split(rows: list[EpisodeRow]) -> tuple[list[EpisodeResult], list[EpisodeResult]]:
+    scored: list[EpisodeResult] = []
+    infra: list[EpisodeResult] = []
+    for row in rows:
+        if row.result is None:
+            continue
+        if row.status == "infra_failed" or row.result.infra_error:
+            infra.append(row.result)
+        elif row.status == "finished":
+            scored.append(row.result)
+    return scored, infra
+
+
+def _missing_notes(run: RunData) -> list[str]:
+    notes = []
+    unfinished = {s: n for s, n in run.statuses.items() if s not in ("finished", "infra_failed")}
+    for status, n in sorted(unfinished.items()):
+        notes.append(f"{n} episode(s) {status}: not scored")
+    if run.never_started:
+        notes.append(f"{run.never_started} of {run.expected} planned episode(s) never started")
+    no_rounds = sum(1 for e in run.scored if not run.rounds.get(e.episode_id))
+    if no_rounds:
+        notes.append(f"{no_rounds} finished episode(s) have no per-round grades: left out of the ACE table")
+    disagree = sum(
+        1 for e in run.scored if (rs := run.rounds.get(e.episode_id)) and rs[-1].hidden_passed != e.passed
+    )
+    if disagree:
+        notes.append(
+            f"{disagree} finished episode(s) whose last per-round hidden grade differs from their score"
+        )
+    if run.infra:
+        notes.append(
+            f"{len(run.infra)} episode(s) ended in an infrastructure failure: reported apart, not scored"
+        )
+    return notes
