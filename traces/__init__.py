@@ -1,7 +1,8 @@
 """Traces for RL and SFT: the event schema everyone emits, and an append-only store that keeps it safe."""
 
-from repozero.traces.config import TraceConfig
-from repozero.traces.events import (
+from .blobs import BlobStore
+from .config import TraceConfig
+from .events import (
     AgentFinished,
     EpisodeFinished,
     EpisodeStarted,
@@ -20,7 +21,20 @@ from repozero.traces.events import (
     event_decoder,
     record_of,
 )
-from repozero.traces.messages import (
+from .frames import TraceFormatError
+from .grades import (
+    CaseStatus,
+    DropReason,
+    FailureCategory,
+    GradeSummary,
+    HiddenCaseResult,
+    HiddenGradeRecord,
+    OracleAnswerRecord,
+    OracleVerdict,
+    VisibleCaseResult,
+    VisibleGradeRecord,
+)
+from .messages import (
     SCHEMA_VERSION,
     BlobRef,
     CallTiming,
@@ -32,28 +46,22 @@ from repozero.traces.messages import (
     TokenFidelity,
     TokenTrace,
     TraceMessage,
+    TraceRecordBase,
     TraceToolCall,
     Usage,
 )
-from repozero.traces.records import (
+from .reader import EpisodeTrace, TraceReader
+from .records import (
     AgentRunRecord,
     AgentTermination,
-    CaseStatus,
-    DropReason,
     EndpointInfo,
     EpisodeRecord,
     EpisodeStartRecord,
     EpisodeStatus,
     EpisodeTimings,
-    FailureCategory,
-    GradeSummary,
-    HiddenCaseResult,
-    HiddenGradeRecord,
     ManifestEntry,
     ModelCallFailedRecord,
     ModelCallRecord,
-    OracleAnswerRecord,
-    OracleVerdict,
     Phase,
     PhaseTiming,
     PrefixRef,
@@ -66,20 +74,21 @@ from repozero.traces.records import (
     TokenDelta,
     ToolExecutionRecord,
     TraceRecord,
-    TraceRecordBase,
-    VisibleCaseResult,
-    VisibleGradeRecord,
     manifest_decoder,
     record_decoder,
 )
-from repozero.traces.sink import TraceSink
+from .rewards import REWARD_FORMULAS, compute_reward
+from .sink import TraceSink
+from .store import TraceWriter, WriterStats
 
 __all__ = [
+    "REWARD_FORMULAS",
     "SCHEMA_VERSION",
     "AgentFinished",
     "AgentRunRecord",
     "AgentTermination",
     "BlobRef",
+    "BlobStore",
     "CallTiming",
     "CaseStatus",
     "Data",
@@ -91,6 +100,7 @@ __all__ = [
     "EpisodeStarted",
     "EpisodeStatus",
     "EpisodeTimings",
+    "EpisodeTrace",
     "Event",
     "EventBase",
     "FailureCategory",
@@ -128,15 +138,20 @@ __all__ = [
     "ToolExecuted",
     "ToolExecutionRecord",
     "TraceConfig",
+    "TraceFormatError",
     "TraceMessage",
+    "TraceReader",
     "TraceRecord",
     "TraceRecordBase",
     "TraceSink",
     "TraceToolCall",
+    "TraceWriter",
     "Usage",
     "VisibleCaseResult",
     "VisibleCasesGraded",
     "VisibleGradeRecord",
+    "WriterStats",
+    "compute_reward",
     "episode_of",
     "event_decoder",
     "manifest_decoder",

@@ -17,7 +17,8 @@ class TraceConfig(Record, kw_only=True):
     """Texts and byte strings larger than this go to the content-addressed blob folder."""
     frame_bytes: int = 1 << 20
     """Compress and write as soon as this much is buffered (bounds memory and each pause of the loop)."""
-    zstd_level: int = 3
+    zstd_level: int = 1
+    """zstd level of shards and blobs (1 is the fastest level that still compresses JSON well)."""
     fsync: bool = True
     """fsync shard, blobs and manifest at every episode end (off only for throwaway runs and benchmarks)."""
     token_ids: bool = False

@@ -6,11 +6,14 @@ A trace writer persists the payload (`record_of`); a model call's payload is sto
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import msgspec
 
 from repozero.records import Record
-from repozero.traces.messages import SCHEMA_VERSION, ModelCall
-from repozero.traces.records import (
+
+from .messages import SCHEMA_VERSION, ModelCall
+from .records import (
     AgentRunRecord,
     EpisodeRecord,
     EpisodeStartRecord,
@@ -106,7 +109,7 @@ class RoundFinished(EventBase, tag="round_finished", kw_only=True):
     round: RoundRecord
 
 
-Event = (
+Event: TypeAlias = (
     RunStarted
     | RunFinished
     | EpisodeStarted

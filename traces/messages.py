@@ -23,6 +23,7 @@ __all__ = [
     "TokenFidelity",
     "TokenTrace",
     "TraceMessage",
+    "TraceRecordBase",
     "TraceToolCall",
     "Usage",
 ]
@@ -36,6 +37,12 @@ class BlobRef(Record, tag="blob", tag_field="kind", kw_only=True):
 
     sha256: str
     size: int
+
+
+class TraceRecordBase(Record, tag_field="kind", kw_only=True):
+    """Base of every shard line: tagged by `kind`, versioned by `schema_version`."""
+
+    schema_version: int = SCHEMA_VERSION
 
 
 Text = str | BlobRef

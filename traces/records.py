@@ -1,46 +1,45 @@
 """The persisted trace records (DESIGN §8): what lands in a shard, one JSON line each, tagged by `kind`.
 
-Hidden cases are recorded by id and status only: `HiddenCaseResult` has no field that could hold an
-input or an output, so no code path can write one (unknown fields are rejected on decode too).
+Oracle verdicts and grades live in grades.py; the pieces of a model call in messages.py.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 import msgspec
 
 from repozero.records import Record
-from repozero.traces.messages import (
+
+from .grades import (
+    FailureCategory,
+    GradeSummary,
+    HiddenGradeRecord,
+    OracleAnswerRecord,
+    VisibleGradeRecord,
+)
+from .messages import (
     SCHEMA_VERSION,
     CallTiming,
-    Data,
     RetryAttempt,
     Text,
     TokenFidelity,
     TraceMessage,
+    TraceRecordBase,
     Usage,
 )
 
 __all__ = [
     "AgentRunRecord",
     "AgentTermination",
-    "CaseStatus",
-    "DropReason",
     "EndpointInfo",
     "EpisodeRecord",
     "EpisodeStartRecord",
     "EpisodeStatus",
     "EpisodeTimings",
-    "FailureCategory",
-    "GradeSummary",
-    "HiddenCaseResult",
-    "HiddenGradeRecord",
     "ManifestEntry",
     "ModelCallFailedRecord",
     "ModelCallRecord",
-    "OracleAnswerRecord",
-    "OracleVerdict",
     "Phase",
     "PhaseTiming",
     "PrefixRef",
@@ -53,16 +52,10 @@ __all__ = [
     "TokenDelta",
     "ToolExecutionRecord",
     "TraceRecord",
-    "TraceRecordBase",
-    "VisibleCaseResult",
-    "VisibleGradeRecord",
     "manifest_decoder",
     "record_decoder",
 ]
 
-CaseStatus = Literal["pass", "wrong_output", "runtime_error", "timeout", "oom", "not_run", "infra_error"]
-FailureCategory = Literal["no_executable", "cheat", "whitebox_fail", "runtime_error", "mismatch"]
-DropReason = Literal["nondeterministic", "oracle_error", "oracle_timeout", "invalid_input"]
 EpisodeStatus = Literal["solved", "failed", "error", "cancelled"]
 TerminationReason = Literal[
     "solved", "rounds_exhausted", "step_limit", "token_limit", "cost_limit", "time_limit", "infra_error",
@@ -73,12 +66,6 @@ AgentTermination = Literal[
     "cancelled",
 ]  # fmt: skip
 Phase = Literal["coder", "visible_grade", "hidden_grade", "tester", "oracle", "feedback"]
-
-
-class TraceRecordBase(Record, tag_field="kind", kw_only=True):
-    """Base of every shard line: tagged by `kind`, versioned by `schema_version`."""
-
-    schema_version: int = SCHEMA_VERSION
 
 
 class ShardOpened(TraceRecordBase, tag="shard", kw_only=True):
@@ -197,17 +184,6 @@ class PhaseTiming(Record, kw_only=True):
     duration_s: float
 
 
-class GradeSummary(Record, kw_only=True):
-    """Pass rate (PR) and solved (SR) over one set of cases; infra errors are excluded from the rate."""
-
-    pass_rate: float
-    solved: bool
-    passed: int
-    total: int
-    infra_errors: int = 0
-    build_ok: bool = True
-
-
 class RoundRecord(TraceRecordBase, tag="round", kw_only=True):
     """One ACE round. Its Oracle verdicts and per-case grades are the `oracle_answer`, `visible_grade`
     and `hidden_grade` lines with the same (episode_id, round); a reader joins them."""
@@ -223,75 +199,6 @@ class RoundRecord(TraceRecordBase, tag="round", kw_only=True):
     feedback: Text | None = None
     """The feedback the coder is shown next (None when the episode stops after this round)."""
     feedback_failing: int = 0
-
-
-class OracleVerdict(Record, kw_only=True):
-    """The Oracle's answer to one fresh (tester-proposed, visible) input."""
-
-    input_id: str
-    argv: list[str]
-    stdin: Data | None = None
-    kept: bool
-    drop_reason: DropReason | None = None
-    detail: str = ""
-    stdout: Data | None = None
-    exit_code: int | None = None
-    repeats: int = 0
-    cached: bool = False
-    wall_s: float = 0.0
-
-
-class OracleAnswerRecord(TraceRecordBase, tag="oracle_answer", kw_only=True):
-    episode_id: str
-    round: int
-    verdicts: list[OracleVerdict]
-    wall_s: float = 0.0
-
-
-class HiddenCaseResult(Record, kw_only=True):
-    """A hidden case's id and status. There is deliberately no field for its input or output."""
-
-    case_id: str
-    status: CaseStatus
-    wall_s: float = 0.0
-
-
-class VisibleCaseResult(Record, kw_only=True):
-    """A visible case (whitebox, or a fresh input the Oracle answered), in full: the agent saw it."""
-
-    case_id: str
-    origin: Literal["whitebox", "fresh"]
-    status: CaseStatus
-    argv: list[str]
-    stdin: Data | None = None
-    expected_stdout: Data
-    expected_exit: int = 0
-    stdout: Data = b""
-    exit_code: int | None = None
-    stderr: Text = ""
-    wall_s: float = 0.0
-
-
-class HiddenGradeRecord(TraceRecordBase, tag="hidden_grade", kw_only=True):
-    """The hidden grade after a round: recorded, never fed back."""
-
-    episode_id: str
-    round: int
-    grader_version: str
-    summary: GradeSummary
-    failure_category: FailureCategory | None = None
-    cheat_flags: list[str] = []
-    cases: list[HiddenCaseResult] = []
-    wall_s: float = 0.0
-
-
-class VisibleGradeRecord(TraceRecordBase, tag="visible_grade", kw_only=True):
-    episode_id: str
-    round: int
-    grader_version: str
-    summary: GradeSummary
-    cases: list[VisibleCaseResult] = []
-    wall_s: float = 0.0
 
 
 class ToolExecutionRecord(TraceRecordBase, tag="tool_execution", kw_only=True):
@@ -337,12 +244,11 @@ class AgentRunRecord(TraceRecordBase, tag="agent_run", kw_only=True):
 
 
 class PrefixRef(Record, kw_only=True):
-    """The first `length` messages of this call equal the messages (request, then response) of `call_id`,
-    the previous call of the same conversation; `digest` is their hash chain, checked on read."""
+    """The first `length` messages of this call are the first `length` of `call_id`'s request messages
+    followed by its response: `call_id` is the previous call of the same conversation."""
 
     call_id: str
     length: int
-    digest: str
 
 
 class TokenDelta(Record, kw_only=True):
@@ -398,7 +304,7 @@ class ModelCallFailedRecord(TraceRecordBase, tag="model_call_failed", kw_only=Tr
     timing: CallTiming
 
 
-TraceRecord = (
+TraceRecord: TypeAlias = (
     ShardOpened
     | RunRecord
     | RunFinishedRecord

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from repozero.traces.events import Event
+from .events import Event
 
 __all__ = ["TraceSink"]
 

@@ -1,0 +1,89 @@
+"""A shard is a run of independent zstd frames, each a batch of JSON lines, so a crash tears only the tail.
+
+Every flush appends whole frames (with a checksum) to the file; a reader decodes frame after frame and
+stops at the first one that is incomplete or fails its checksum: everything before it is intact. The file
+is also plain `.jsonl.zst`: `zstd -dc shard.jsonl.zst` prints the lines (up to a torn tail).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+import zstandard
+
+from repozero.errors import RepoZeroError
+
+__all__ = ["FrameReader", "TraceFormatError", "compressor", "write_all"]
+
+_CHUNK = 1 << 20
+
+
+class TraceFormatError(RepoZeroError):
+    """A trace file is not what its writer would have written (not a torn tail: that is expected)."""
+
+
+def compressor(level: int) -> zstandard.ZstdCompressor:
+    """A compressor whose every `compress()` call makes one self-contained, checksummed frame."""
+    return zstandard.ZstdCompressor(level=level, write_checksum=True, write_content_size=True)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of `data` at the end of an O_APPEND file (a short write only happens on a full disk)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+class FrameReader:
+    """Reads the frames of one shard from `start` (a frame boundary) up to `end` or a torn tail.
+
+    After iterating, `torn_at` holds the offset of the first unreadable frame (None if the file ended
+    cleanly) and `reason` says why it was unreadable.
+    """
+
+    def __init__(self, path: Path, *, start: int = 0, end: int | None = None) -> None:
+        self.path = path
+        self.start = start
+        self.end = end
+        self.torn_at: int | None = None
+        self.reason = ""
+        self._dctx = zstandard.ZstdDecompressor()
+
+    def __iter__(self) -> Iterator[tuple[int, bytes]]:
+        """Yield (offset, payload) per complete frame, in file order."""
+        with open(self.path, "rb") as f:
+            f.seek(self.start)
+            offset, pending = self.start, b""
+            while self.end is None or offset < self.end:
+                payload, used, pending = self._next_frame(f, pending)
+                if payload is None:
+                    if used:
+                        self.torn_at = offset
+                    return
+                yield offset, payload
+                offset += used
+
+    def _next_frame(self, f: BinaryIO, pending: bytes) -> tuple[bytes | None, int, bytes]:
+        """Decode one frame: (payload or None, bytes it used, bytes read past its end)."""
+        read = f.read
+        dobj = self._dctx.decompressobj()
+        parts: list[bytes] = []
+        used = 0
+        data = pending or read(_CHUNK)
+        while data:
+            try:
+                parts.append(dobj.decompress(data))
+            except zstandard.ZstdError as exc:
+                self.reason = f"corrupt frame: {exc}"
+                return None, used + len(data), b""
+            if dobj.eof:
+                rest = dobj.unused_data
+                return b"".join(parts), used + len(data) - len(rest), rest
+            used += len(data)
+            data = read(_CHUNK)
+        if used:
+            self.reason = "incomplete frame at end of file"
+        return None, used, b""

@@ -1,0 +1,110 @@
+"""What the Oracle and the grader said, as traces record it (DESIGN §4, §5).
+
+Hidden cases are recorded by id and status only: `HiddenCaseResult` has no field that could hold an
+input or an output, so no code path can write one (and unknown fields are rejected on decode).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from repozero.records import Record
+
+from .messages import Data, Text, TraceRecordBase
+
+__all__ = [
+    "CaseStatus",
+    "DropReason",
+    "FailureCategory",
+    "GradeSummary",
+    "HiddenCaseResult",
+    "HiddenGradeRecord",
+    "OracleAnswerRecord",
+    "OracleVerdict",
+    "VisibleCaseResult",
+    "VisibleGradeRecord",
+]
+
+CaseStatus = Literal["pass", "wrong_output", "runtime_error", "timeout", "oom", "not_run", "infra_error"]
+FailureCategory = Literal["no_executable", "cheat", "whitebox_fail", "runtime_error", "mismatch"]
+DropReason = Literal["nondeterministic", "oracle_error", "oracle_timeout", "invalid_input"]
+
+
+class GradeSummary(Record, kw_only=True):
+    """Pass rate (PR) and solved (SR) over one set of cases; infra errors are excluded from the rate."""
+
+    pass_rate: float
+    solved: bool
+    passed: int
+    total: int
+    infra_errors: int = 0
+    build_ok: bool = True
+
+
+class OracleVerdict(Record, kw_only=True):
+    """The Oracle's answer to one fresh (tester-proposed, visible) input."""
+
+    input_id: str
+    argv: list[str]
+    stdin: Data | None = None
+    kept: bool
+    drop_reason: DropReason | None = None
+    detail: str = ""
+    stdout: Data | None = None
+    exit_code: int | None = None
+    repeats: int = 0
+    cached: bool = False
+    wall_s: float = 0.0
+
+
+class OracleAnswerRecord(TraceRecordBase, tag="oracle_answer", kw_only=True):
+    episode_id: str
+    round: int
+    verdicts: list[OracleVerdict]
+    wall_s: float = 0.0
+
+
+class HiddenCaseResult(Record, kw_only=True):
+    """A hidden case's id and status. There is deliberately no field for its input or output."""
+
+    case_id: str
+    status: CaseStatus
+    wall_s: float = 0.0
+
+
+class VisibleCaseResult(Record, kw_only=True):
+    """A visible case (whitebox, or a fresh input the Oracle answered), in full: the agent saw it."""
+
+    case_id: str
+    origin: Literal["whitebox", "fresh"]
+    status: CaseStatus
+    argv: list[str]
+    stdin: Data | None = None
+    expected_stdout: Data
+    expected_exit: int = 0
+    stdout: Data = b""
+    exit_code: int | None = None
+    stderr: Text = ""
+    wall_s: float = 0.0
+
+
+class HiddenGradeRecord(TraceRecordBase, tag="hidden_grade", kw_only=True):
+    """The hidden grade after a round: recorded, never fed back."""
+
+    episode_id: str
+    round: int
+    grader_version: str
+    summary: GradeSummary
+    failure_category: FailureCategory | None = None
+    cheat_flags: list[str] = []
+    cases: list[HiddenCaseResult] = []
+    wall_s: float = 0.0
+
+
+class VisibleGradeRecord(TraceRecordBase, tag="visible_grade", kw_only=True):
+    episode_id: str
+    round: int
+    grader_version: str
+    summary: GradeSummary
+    cases: list[VisibleCaseResult] = []
+    wall_s: float = 0.0

@@ -1,0 +1,166 @@
+"""Reading a trace directory back: every intact record, the finished episodes, whole model calls.
+
+A torn tail (a writer killed mid-flush) is skipped and noted in `TraceReader.torn`; everything before
+it is returned. Exporters and the viewer build on this module only.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import msgspec
+
+from repozero.log import get_logger
+
+from .blobs import BlobStore
+from .frames import FrameReader, TraceFormatError
+from .messages import ModelCall, TraceMessage, TraceToolCall
+from .prefix import PrefixDecoder
+from .records import (
+    AgentRunRecord,
+    EpisodeRecord,
+    EpisodeStartRecord,
+    HiddenGradeRecord,
+    ManifestEntry,
+    ModelCallFailedRecord,
+    ModelCallRecord,
+    OracleAnswerRecord,
+    RoundRecord,
+    ToolExecutionRecord,
+    TraceRecord,
+    VisibleGradeRecord,
+    manifest_decoder,
+    record_decoder,
+)
+
+__all__ = ["EpisodeTrace", "TraceReader"]
+
+log = get_logger("repozero.traces")
+
+
+class EpisodeTrace(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything recorded about one episode, model calls whole (large payloads still as `BlobRef`)."""
+
+    entry: ManifestEntry | None
+    start: EpisodeStartRecord | None = None
+    episode: EpisodeRecord | None = None
+    rounds: list[RoundRecord] = []
+    model_calls: list[ModelCall] = []
+    failed_calls: list[ModelCallFailedRecord] = []
+    tool_executions: list[ToolExecutionRecord] = []
+    agents: list[AgentRunRecord] = []
+    oracle_answers: list[OracleAnswerRecord] = []
+    visible_grades: list[VisibleGradeRecord] = []
+    hidden_grades: list[HiddenGradeRecord] = []
+
+
+class TraceReader:
+    """A trace directory written by one or more `TraceWriter`s (see store.py for the layout)."""
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self.root = Path(root)
+        self.blobs = BlobStore(self.root / "blobs")
+        self.torn: dict[str, str] = {}
+        """Shard name → why its tail was skipped, for shards read so far."""
+        self._decoder = record_decoder()
+        self._manifest_decoder = manifest_decoder()
+
+    def shards(self) -> list[Path]:
+        return sorted((self.root / "shards").glob("*.jsonl.zst"))
+
+    def records(self, shard: str | Path | None = None, *, start: int = 0, end: int | None = None) -> Iterator[TraceRecord]:  # fmt: skip
+        """Every record of one shard (a name or path) or of all shards, in write order per shard."""
+        paths = [self._shard_path(shard)] if shard is not None else self.shards()
+        for path in paths:
+            frames = FrameReader(path, start=start, end=end)
+            for offset, payload in frames:
+                try:
+                    yield from self._decoder.decode_lines(payload)
+                except msgspec.ValidationError as exc:
+                    raise TraceFormatError(f"{path} (frame at byte {offset}): {exc}") from None
+            if frames.torn_at is not None:
+                self.torn[path.name] = f"{frames.reason} at byte {frames.torn_at}"
+                log.warning("trace_torn_tail", shard=str(path), at=frames.torn_at, reason=frames.reason)
+
+    def _shard_path(self, shard: str | Path) -> Path:
+        path = Path(shard)
+        return path if path.is_absolute() or path.exists() else self.root / "shards" / path.name
+
+    def finished_episodes(self) -> list[ManifestEntry]:
+        """Manifest entries of every writer, in finishing order per writer (a torn last line is skipped)."""
+        entries = []
+        for path in sorted((self.root / "manifest").glob("*.jsonl")):
+            for line in path.read_bytes().splitlines():
+                try:
+                    entries.append(self._manifest_decoder.decode(line))
+                except msgspec.DecodeError:
+                    log.warning("trace_manifest_torn_line", manifest=str(path))
+        return entries
+
+    def unfinished_episodes(self) -> list[EpisodeStartRecord]:
+        """Episodes that started but never reached the manifest (crashed or cancelled runs)."""
+        done = {e.episode_id for e in self.finished_episodes()}
+        return [r for r in self.records() if isinstance(r, EpisodeStartRecord) and r.episode_id not in done]
+
+    def model_calls(self, records: Iterable[TraceRecord]) -> Iterator[ModelCall]:
+        """Whole model calls (full message lists, full token ids) from records in write order."""
+        decoder = PrefixDecoder()
+        for record in records:
+            match record:
+                case ModelCallRecord():
+                    yield decoder.decode(record)
+                case AgentRunRecord():
+                    decoder.drop_conversation(record.episode_id, record.conversation_id)
+                case EpisodeRecord():
+                    decoder.drop_episode(record.episode_id)
+
+    def episode(self, which: str | ManifestEntry) -> EpisodeTrace:
+        """One episode's records, read from its byte range (a finished one) or from every shard."""
+        entry = which if isinstance(which, ManifestEntry) else self._entry(which)
+        episode_id = entry.episode_id if entry else str(which)
+        source = (
+            self.records(entry.shard, start=entry.first_offset, end=entry.end_offset)
+            if entry
+            else self.records()
+        )
+        mine = [r for r in source if getattr(r, "episode_id", None) == episode_id]
+        by_kind: dict[type, list[TraceRecord]] = {}
+        for r in mine:
+            by_kind.setdefault(type(r), []).append(r)
+        starts, ends = by_kind.get(EpisodeStartRecord, []), by_kind.get(EpisodeRecord, [])
+        return EpisodeTrace(
+            entry=entry,
+            start=starts[-1] if starts else None,  # type: ignore[arg-type]
+            episode=ends[-1] if ends else None,  # type: ignore[arg-type]
+            rounds=by_kind.get(RoundRecord, []),  # type: ignore[arg-type]
+            model_calls=list(self.model_calls(mine)),
+            failed_calls=by_kind.get(ModelCallFailedRecord, []),  # type: ignore[arg-type]
+            tool_executions=by_kind.get(ToolExecutionRecord, []),  # type: ignore[arg-type]
+            agents=by_kind.get(AgentRunRecord, []),  # type: ignore[arg-type]
+            oracle_answers=by_kind.get(OracleAnswerRecord, []),  # type: ignore[arg-type]
+            visible_grades=by_kind.get(VisibleGradeRecord, []),  # type: ignore[arg-type]
+            hidden_grades=by_kind.get(HiddenGradeRecord, []),  # type: ignore[arg-type]
+        )
+
+    def _entry(self, episode_id: str) -> ManifestEntry | None:
+        found = [e for e in self.finished_episodes() if e.episode_id == episode_id]
+        return found[-1] if found else None
+
+    def resolve(self, call: ModelCall) -> ModelCall:
+        """The call with every blob reference in its messages replaced by the text itself."""
+        return msgspec.structs.replace(
+            call, messages=[self._resolve_message(m) for m in call.messages], response=self._resolve_message(call.response)
+        )  # fmt: skip
+
+    def _resolve_message(self, m: TraceMessage) -> TraceMessage:
+        text = self.blobs.text
+        return msgspec.structs.replace(
+            m,
+            content=text(m.content),
+            reasoning=None if m.reasoning is None else text(m.reasoning),
+            tool_calls=[
+                TraceToolCall(id=c.id, name=c.name, arguments=text(c.arguments)) for c in m.tool_calls
+            ],
+        )

@@ -1,0 +1,34 @@
+"""Named reward formulas, so every episode records which one made its scalar reward (and exporters can
+recompute a different one from the named rewards it stored)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from repozero.errors import ConfigError
+
+from .records import Rewards
+
+__all__ = ["REWARD_FORMULAS", "compute_reward"]
+
+
+def _last(values: list[float] | list[bool]) -> float:
+    return float(values[-1]) if values else 0.0
+
+
+REWARD_FORMULAS: dict[str, Callable[[Rewards], float]] = {
+    "hidden_solved": lambda r: _last(r.hidden_solved),
+    "hidden_pass_rate": lambda r: _last(r.hidden_pass_rate),
+    "hidden_pass_rate_if_built": lambda r: _last(r.hidden_pass_rate) if r.build_ok else 0.0,
+    "visible_solved": lambda r: _last(r.visible_solved),
+}
+"""Formula name → reward. Values of the last ACE round score; an empty list scores 0."""
+
+
+def compute_reward(formula: str, rewards: Rewards) -> float:
+    """The scalar reward `formula` gives these named rewards."""
+    try:
+        return REWARD_FORMULAS[formula](rewards)
+    except KeyError:
+        known = ", ".join(sorted(REWARD_FORMULAS))
+        raise ConfigError(f"unknown reward formula {formula!r} (known: {known})") from None
