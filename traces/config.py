@@ -21,5 +21,3 @@ class TraceConfig(Record, kw_only=True):
     """zstd level of shards and blobs (1 is the fastest level that still compresses JSON well)."""
     fsync: bool = True
     """fsync shard, blobs and manifest at every episode end (off only for throwaway runs and benchmarks)."""
-    token_ids: bool = False
-    """Ask OpenAI-compatible servers for token ids and logprobs (vLLM `return_token_ids`, `logprobs`)."""
