@@ -111,7 +111,8 @@ def status_of(case: Case, run: CaseRun, comparator: Comparator) -> CaseStatus:
     if run.oom:
         return "oom"
     if run.exit_code != case.expected_exit:
-        return "runtime_error"
+        # a clean exit with the wrong code is a wrong answer; a failing exit where success was due is a crash
+        return "wrong_output" if run.exit_code == 0 else "runtime_error"
     if case.expected_stdout is not None and compare(comparator, case.expected_stdout, run.stdout):
         return "pass"
     return "wrong_output"

@@ -18,6 +18,13 @@ def run(stdout: bytes = b"ok\n", exit_code: int = 0, **kw: bool) -> CaseRun:
 
 
 CASE = Case(id="c", argv=[], expected_stdout=b"ok\n")
+CASE_EXIT3 = Case(id="c", argv=[], expected_stdout=b"ok\n", expected_exit=3)
+
+
+def test_exit_code_mismatch() -> None:
+    assert status_of(CASE_EXIT3, run(b"ok\n", 0), "strict") == "wrong_output"
+    assert status_of(CASE_EXIT3, run(b"ok\n", 1), "strict") == "runtime_error"
+    assert status_of(CASE_EXIT3, run(b"ok\n", 3), "strict") == "pass"
 
 
 @pytest.mark.parametrize(
@@ -26,6 +33,7 @@ CASE = Case(id="c", argv=[], expected_stdout=b"ok\n")
         (run(), "pass"),
         (run(b"ok"), "wrong_output"),
         (run(b"ok\n", 1), "runtime_error"),
+        (run(b"ok\n", 0), "pass"),
         (run(b"", 137, timed_out=True), "timeout"),
         (run(b"", 137, oom=True), "oom"),
         (run(b"ok\n" * 1000, truncated=True), "wrong_output"),

@@ -1,0 +1,116 @@
+"""Grade many targets at once: one fresh target-only sandbox per sample, samples concurrently up to the cores.
+
+`repozero eval` and the ACE supervisor both grade through here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import anyio
+import structlog
+
+from repozero.datasets import Case, Dataset, Sample
+from repozero.errors import SandboxError
+from repozero.oracle.grading import GRADER_VERSION, GradingPolicy, SampleGrade, grade_in_sandbox, infra_grade
+from repozero.records import Record
+from repozero.sandbox import SandboxBackend, SandboxSpec
+
+__all__ = ["EvalSummary", "GradeJob", "grade_many", "grade_one", "summarise"]
+
+log = structlog.get_logger()
+
+
+class GradeJob(Record, kw_only=True):
+    sample: Sample
+    cases: list[Case]
+    target_dir: str
+    visible_ids: frozenset[str] = frozenset()
+
+
+class EvalSummary(Record, kw_only=True):
+    samples: list[SampleGrade]
+    pass_rate: float
+    success_rate: float
+    infra_errors: int
+    grader_version: str = GRADER_VERSION
+
+
+def toolchain_for(sample: Sample) -> str:
+    return {"javascript": "node", "rust": "rust"}[sample.target.language]
+
+
+async def grade_one(
+    backend: SandboxBackend, job: GradeJob, policy: GradingPolicy, *, run_id: str = "eval"
+) -> SampleGrade:
+    """Grade one target in a fresh sandbox; a broken sandbox is an infra error, never the model's failure."""
+    spec = SandboxSpec(
+        toolchain=toolchain_for(job.sample), run_id=run_id, sample=job.sample.id, role="grader"
+    )
+    try:
+        async with backend.open(spec) as sandbox:
+            return await grade_in_sandbox(
+                sandbox, job.sample, job.cases, Path(job.target_dir), policy, visible_ids=job.visible_ids
+            )
+    except SandboxError as exc:
+        log.warning("grade_sandbox_failed", sample=job.sample.id, error=str(exc))
+        return infra_grade(job.sample, job.cases, str(exc))
+
+
+async def grade_many(
+    backend: SandboxBackend,
+    jobs: Sequence[GradeJob],
+    policy: GradingPolicy,
+    *,
+    limiter: anyio.CapacityLimiter | None = None,
+    run_id: str = "eval",
+) -> list[SampleGrade]:
+    """Grade every job, at most `limiter` at once (default: one per core), results in job order."""
+    limiter = limiter or anyio.CapacityLimiter(os.cpu_count() or 2)
+    grades: list[SampleGrade | None] = [None] * len(jobs)
+
+    async def worker(index: int, job: GradeJob) -> None:
+        async with limiter:
+            grades[index] = await grade_one(backend, job, policy, run_id=run_id)
+
+    async with anyio.create_task_group() as tg:
+        for index, job in enumerate(jobs):
+            tg.start_soon(worker, index, job)
+    return [g for g in grades if g is not None]
+
+
+def summarise(grades: Sequence[SampleGrade]) -> EvalSummary:
+    """Pass rate and success rate over samples without infra errors (those are reported apart)."""
+    scored = [g for g in grades if not g.infra_error]
+    n = len(scored)
+    return EvalSummary(
+        samples=list(grades),
+        pass_rate=sum(g.passed for g in scored) / n if n else 0.0,
+        success_rate=sum(g.success_rate for g in scored) / n if n else 0.0,
+        infra_errors=len(grades) - n,
+    )
+
+
+def graded_cases(sample: Sample) -> list[Case]:
+    """What a sample is graded on: its whitebox and hidden cases with ground truth."""
+    return sample.kept_cases
+
+
+def gold_jobs(dataset: Dataset, sample_ids: Sequence[str] | None = None) -> list[GradeJob]:
+    samples = [dataset.sample(i) for i in sample_ids] if sample_ids else dataset.samples
+    return [
+        GradeJob(sample=s, cases=graded_cases(s), target_dir=str(dataset.gold_dir(s.id)))
+        for s in samples
+        if s.status == "live" and (dataset.gold_dir(s.id)).is_dir()
+    ]
+
+
+def target_job(dataset: Dataset, sample_id: str, target_dir: Path) -> GradeJob:
+    sample = dataset.sample(sample_id)
+    return GradeJob(sample=sample, cases=graded_cases(sample), target_dir=str(target_dir))
+
+
+def cpu_count() -> int:
+    return os.cpu_count() or 2
