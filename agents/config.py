@@ -49,9 +49,9 @@ class Price(Record, kw_only=True):
 
     input_per_mtok: float = 0.0
     output_per_mtok: float = 0.0
-    cached_input_per_mtok: float | None = None
+    cached_input_per_mtok: float | UnsetType = UNSET
     """Cache reads; defaults to `input_per_mtok`."""
-    cache_write_per_mtok: float | None = None
+    cache_write_per_mtok: float | UnsetType = UNSET
     """Cache writes (Anthropic); defaults to `input_per_mtok`."""
 
 
@@ -77,8 +77,10 @@ class EndpointConfig(Record, kw_only=True):
     split_think_tags: bool = False
     """Split a leading `<think>...</think>` out of the content (servers without a reasoning parser)."""
     max_connections: int = 100
+    """Requests in flight to this endpoint at most (over all replicas); the others wait their turn."""
     min_connections: int = 10
     start_connections: int = 20
+    """Where adaptive concurrency starts (clamped into [min_connections, max_connections])."""
     adaptive_connections: bool = True
     """Shrink concurrency ×0.8 on rate limiting (cooldown 15 s), grow 5% per good round."""
     max_retries: int = 8

@@ -36,7 +36,8 @@ class AdaptiveLimiter:
         cooldown_s: float = 15.0,
     ) -> None:
         self.name = name
-        self.low, self.high = max(1, low), max(1, high)
+        self.high = max(1, high)
+        self.low = min(max(1, low), self.high)
         self.adaptive = adaptive
         self._shrink, self._grow, self._cooldown_s = shrink, grow, cooldown_s
         first = min(max(start, self.low), self.high) if adaptive else self.high
@@ -58,7 +59,10 @@ class AdaptiveLimiter:
     async def slot(self) -> AsyncIterator[None]:
         """Hold one of the endpoint's connection slots (a fresh borrower each time)."""
         borrower = object()
-        await self._limiter.acquire_on_behalf_of(borrower)
+        try:  # a free slot is taken without yielding to the event loop (the common case)
+            self._limiter.acquire_on_behalf_of_nowait(borrower)
+        except anyio.WouldBlock:
+            await self._limiter.acquire_on_behalf_of(borrower)
         try:
             yield
         finally:

@@ -305,11 +305,9 @@ def _check(name: str, config: EndpointConfig) -> None:
         )
     if config.api == "anthropic" and not config.model:
         raise ConfigError(f"{where}.model: the Anthropic API needs a model name")
-    if not 1 <= config.min_connections <= config.start_connections <= config.max_connections:
-        raise ConfigError(
-            f"{where}: need 1 <= min_connections <= start_connections <= max_connections, got "
-            f"{config.min_connections}, {config.start_connections}, {config.max_connections}"
-        )
+    for key in ("min_connections", "start_connections", "max_connections"):
+        if getattr(config, key) < 1:
+            raise ConfigError(f"{where}.{key}: must be at least 1")
     check_prices(name, config.prices)
 
 

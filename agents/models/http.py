@@ -54,17 +54,30 @@ class HttpPool:
     ) -> HttpReply:
         """POST `body`; raises `httpx.TransportError` (timeouts included) when no response arrives."""
         timeout = {"connect": connect_s, "read": read_s, "write": read_s, "pool": None}
-        request = httpx.Request("POST", url, content=body, headers=headers, extensions={"timeout": timeout})
+        # `stream=` with our own Content-Length skips httpx's header auto-population (3x cheaper);
+        # aiohttp adds Host
+        request = httpx.Request(
+            "POST",
+            url,
+            headers=[*headers.raw, (b"content-length", str(len(body)).encode())],
+            stream=httpx.ByteStream(body),
+            extensions={"timeout": timeout},
+        )
+        request.read()
         response = await self._transport.handle_async_request(request)
         try:
             data = await response.aread()
         finally:
             await response.aclose()
+        status = response.status_code
+        if status < 400:  # header lookups cost; only failures need them
+            return HttpReply(status=status, body=data)
+        headers = response.headers
         return HttpReply(
-            status=response.status_code,
+            status=status,
             body=data,
-            retry_after=response.headers.get("retry-after"),
-            retry_after_ms=response.headers.get("retry-after-ms"),
+            retry_after=headers.get("retry-after"),
+            retry_after_ms=headers.get("retry-after-ms"),
         )
 
     async def aclose(self) -> None:

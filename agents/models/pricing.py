@@ -11,6 +11,7 @@ import datetime as dt
 import msgspec
 
 from repozero.agents.config import Price
+from repozero.agents.models.codec import unset_or
 from repozero.agents.models.records import ModelResponse, Totals, Usage
 from repozero.errors import ConfigError
 
@@ -37,8 +38,8 @@ def price_on(prices: dict[str, Price], day: dt.date) -> tuple[str, Price] | None
 
 def cost_of(usage: Usage, price: Price) -> float:
     """USD for `usage`: fresh input, cache reads, cache writes and output each at their rate."""
-    cached = price.cached_input_per_mtok if price.cached_input_per_mtok is not None else price.input_per_mtok
-    written = price.cache_write_per_mtok if price.cache_write_per_mtok is not None else price.input_per_mtok
+    cached = unset_or(price.cached_input_per_mtok, price.input_per_mtok)
+    written = unset_or(price.cache_write_per_mtok, price.input_per_mtok)
     fresh = max(0, usage.prompt_tokens - usage.cached_tokens - usage.cache_write_tokens)
     total = (
         fresh * price.input_per_mtok
@@ -53,43 +54,41 @@ class Ledger:
     """Running totals (mutable, owned by one event loop)."""
 
     def __init__(self) -> None:
-        self._totals = Totals()
+        self._sums: dict[str, float] = dict.fromkeys(_FIELDS, 0)
 
     def add(self, response: ModelResponse) -> None:
-        u, t = response.usage, response.timings
-        self._bump(
-            calls=1,
-            prompt_tokens=u.prompt_tokens,
-            completion_tokens=u.completion_tokens,
-            cached_tokens=u.cached_tokens,
-            cache_write_tokens=u.cache_write_tokens,
-            reasoning_tokens=u.reasoning_tokens,
-            cost=response.cost,
-            retries=response.retries,
-            queue_s=t.queue_s,
-            retry_wait_s=t.retry_wait_s,
-            request_s=t.request_s,
-        )
+        u, t, sums = response.usage, response.timings, self._sums
+        sums["calls"] += 1
+        sums["prompt_tokens"] += u.prompt_tokens
+        sums["completion_tokens"] += u.completion_tokens
+        sums["cached_tokens"] += u.cached_tokens
+        sums["cache_write_tokens"] += u.cache_write_tokens
+        sums["reasoning_tokens"] += u.reasoning_tokens
+        sums["cost"] += response.cost
+        sums["retries"] += response.retries
+        sums["queue_s"] += t.queue_s
+        sums["retry_wait_s"] += t.retry_wait_s
+        sums["request_s"] += t.request_s
 
     def add_failure(self, retries: int, queue_s: float, retry_wait_s: float, request_s: float) -> None:
-        self._bump(
-            failed_calls=1, retries=retries, queue_s=queue_s, retry_wait_s=retry_wait_s, request_s=request_s
-        )
-
-    def _bump(self, **amounts: float) -> None:
-        current = msgspec.structs.asdict(self._totals)
-        self._totals = msgspec.structs.replace(
-            self._totals, **{k: current[k] + v for k, v in amounts.items()}
-        )
+        sums = self._sums
+        sums["failed_calls"] += 1
+        sums["retries"] += retries
+        sums["queue_s"] += queue_s
+        sums["retry_wait_s"] += retry_wait_s
+        sums["request_s"] += request_s
 
     def totals(self) -> Totals:
-        return self._totals
+        return msgspec.convert(self._sums, Totals)
 
     @staticmethod
     def sum(parts: list[Totals]) -> Totals:
         """Field-wise sum of several totals."""
-        out = {f.name: 0 for f in msgspec.structs.fields(Totals)}
+        out: dict[str, float] = dict.fromkeys(_FIELDS, 0)
         for part in parts:
-            for key, value in msgspec.structs.asdict(part).items():
-                out[key] += value
-        return msgspec.convert(out, Totals) if out else Totals()
+            for key in _FIELDS:
+                out[key] += getattr(part, key)
+        return msgspec.convert(out, Totals)
+
+
+_FIELDS = [f.name for f in msgspec.structs.fields(Totals)]

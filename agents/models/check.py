@@ -1,0 +1,100 @@
+"""`repozero endpoints check`: one tiny request to each replica, to see what a run would get."""
+
+from __future__ import annotations
+
+import time
+
+import anyio
+import msgspec
+
+from repozero.agents.config import EndpointConfig, SamplingParams
+from repozero.agents.models.client import EndpointClient
+from repozero.agents.models.errors import ModelUnavailableError
+from repozero.agents.models.http import HttpPool
+from repozero.agents.models.records import Message
+from repozero.errors import ModelError, UsageError
+from repozero.records import Record
+
+__all__ = ["ReplicaCheck", "check_endpoints"]
+
+PROBE = [Message(role="user", content="Reply with the single word OK.")]
+
+
+class ReplicaCheck(Record, kw_only=True):
+    """One replica's answer to the probe."""
+
+    endpoint: str
+    replica: str
+    ok: bool
+    latency_s: float
+    model: str = ""
+    token_ids: bool = False
+    """The server returned completion token ids (with the endpoint's `extra_body` as configured)."""
+    prompt_token_ids: bool = False
+    logprobs: bool = False
+    reply: str = ""
+    error: str = ""
+
+
+async def check_endpoints(
+    endpoints: dict[str, EndpointConfig], name: str | None = None, timeout_s: float = 60.0
+) -> list[ReplicaCheck]:
+    """Probe every replica of endpoint `name` (or of every endpoint), all at once, without retries."""
+    if name is not None and name not in endpoints:
+        known = ", ".join(sorted(endpoints)) or "none"
+        raise UsageError(f"unknown endpoint '{name}' (configured: {known})")
+    chosen = {n: e for n, e in endpoints.items() if name is None or n == name}
+    results: list[ReplicaCheck] = []
+    async with HttpPool(max(16, sum(len(e.base_urls) for e in chosen.values()))) as pool:
+        clients = [_probe_client(n, e, pool, timeout_s) for n, e in chosen.items()]
+        async with anyio.create_task_group() as tg:
+            for client in clients:
+                for index in range(len(client.replicas.replicas)):
+                    tg.start_soon(_probe, client, index, results)
+    return sorted(results, key=lambda r: (r.endpoint, r.replica))
+
+
+def _probe_client(name: str, config: EndpointConfig, pool: HttpPool, timeout_s: float) -> EndpointClient:
+    quick = msgspec.structs.replace(
+        config,
+        max_retries=0,
+        request_timeout_s=min(config.request_timeout_s, timeout_s),
+        adaptive_connections=False,
+        max_connections=max(1, len(config.base_urls)),
+    )
+    return EndpointClient(name, quick, pool)
+
+
+async def _probe(client: EndpointClient, index: int, results: list[ReplicaCheck]) -> None:
+    replica = client.replicas.replicas[index]
+    began = time.monotonic()
+    try:
+        response = await client.complete(
+            PROBE, params=SamplingParams(max_tokens=16, temperature=0.0), replica=replica
+        )
+    except ModelError as exc:
+        error = exc.last if isinstance(exc, ModelUnavailableError) else str(exc)
+        results.append(
+            ReplicaCheck(
+                endpoint=client.name,
+                replica=replica.url,
+                ok=False,
+                latency_s=time.monotonic() - began,
+                error=error,
+            )
+        )
+        return
+    results.append(
+        ReplicaCheck(
+            endpoint=client.name,
+            replica=replica.url,
+            ok=response.finish_reason != "context_length",
+            latency_s=response.timings.latency_s,
+            model=response.model,
+            token_ids=response.completion_token_ids is not None,
+            prompt_token_ids=response.prompt_token_ids is not None,
+            logprobs=response.logprobs is not None,
+            reply=response.message.content[:40],
+            error=response.error or "",
+        )
+    )

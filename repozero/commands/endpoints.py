@@ -1,0 +1,59 @@
+"""`repozero endpoints check [NAME]`: is each configured replica up, how fast, and what does it return?"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from repozero.agents.models.check import check_endpoints
+from repozero.commands import add_command, group
+from repozero.commands.common import config_from_args, print_json
+from repozero.errors import UsageError
+from repozero.runtime import run_async
+
+
+def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
+    commands = group(subparsers, "endpoints", "inspect the configured model endpoints", parent)
+    check = add_command(
+        commands,
+        "check",
+        "send one tiny request to each replica: latency, model, token ids, logprobs",
+        parent,
+    )
+    check.add_argument("name", nargs="?", help="endpoint name (default: every configured endpoint)")
+    check.add_argument(
+        "--timeout", type=float, default=60.0, help="seconds to wait for each reply (default 60)"
+    )
+    check.add_argument("--json", action="store_true", help="print a JSON array, one object per replica")
+    check.set_defaults(func=_check)
+
+
+def _check(args: argparse.Namespace) -> int:
+    endpoints = config_from_args(args).endpoints
+    if not endpoints:
+        raise UsageError("no endpoints configured; add an [endpoints.NAME] section (see docs/models.md)")
+    results = run_async(check_endpoints, endpoints, args.name, args.timeout)
+    if args.json:
+        print_json(results)
+    else:
+        _print_table(results)
+    return 0 if all(r.ok for r in results) else 1
+
+
+def _print_table(results: list[Any]) -> None:
+    yes = {True: "yes", False: "no"}
+    table = Table(title="model endpoints")
+    for column in ("endpoint", "replica", "ok", "latency_s", "model", "token_ids", "logprobs"):
+        table.add_column(column)
+    for r in results:
+        table.add_row(
+            r.endpoint, r.replica, yes[r.ok], f"{r.latency_s:.3f}", r.model, yes[r.token_ids], yes[r.logprobs]
+        )
+    console = Console(width=max(Console().width, 140))
+    console.print(table)
+    for r in results:
+        if r.error:
+            console.print(f"{r.endpoint} {r.replica}: {r.error}", markup=False, highlight=False)
