@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import email.utils
 import importlib.util
+import time
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,8 @@ import pytest
 import structlog
 
 from repozero.agents.models import Message, ModelRequestError, ModelUnavailableError, open_models
+from repozero.agents.models.http import HttpReply
+from repozero.agents.models.retry import backoff_s, classify, retry_after_s
 from repozero.errors import ConfigError, ModelError
 
 
@@ -154,3 +158,41 @@ async def test_missing_api_key_env_is_a_config_error_naming_it(monkeypatch: pyte
             models.session("e")
         with pytest.raises(ConfigError, match="unknown endpoint 'nope'"):
             models.session("nope")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        lb.CONTEXT_MESSAGE,  # vLLM, OpenAI, DeepSeek
+        "The input (40000 tokens) is longer than the model's context length (32768 tokens).",  # SGLang
+        "prompt is too long: 210000 tokens > 200000 maximum",  # Anthropic
+        "Input prompt (40000 tokens) is too long and exceeds limit of 32768",  # vLLM (older)
+    ],
+)
+def test_context_length_messages_of_each_server_are_recognised(message: str) -> None:
+    for body in ({"error": {"message": message}}, {"object": "error", "message": message}):
+        assert classify(HttpReply(status=400, body=msgspec.json.encode(body))) == "context_length"
+    assert classify(HttpReply(status=400, body=b'{"error": {"message": "temperature must be <= 2"}}')) == "refused"
+    assert [classify(HttpReply(status=s, body=b"")) for s in (200, 429, 529, 500, 503, 408, 401, 404)] == [
+        "ok",
+        "rate_limit",
+        "rate_limit",
+        "server",
+        "server",
+        "server",
+        "refused",
+        "refused",
+    ]
+
+
+def test_retry_after_forms_and_backoff_bounds() -> None:
+    in_30s = email.utils.formatdate(time.time() + 30, usegmt=True)
+    assert 28 <= (retry_after_s(HttpReply(status=429, body=b"", retry_after=in_30s)) or 0) <= 30
+    assert retry_after_s(HttpReply(status=429, body=b"", retry_after="7")) == 7.0
+    assert retry_after_s(HttpReply(status=429, body=b"", retry_after="7", retry_after_ms="250")) == 0.25
+    assert retry_after_s(HttpReply(status=429, body=b"", retry_after="soon")) is None
+    for attempt in range(1, 12):
+        wait = backoff_s(attempt, 1.0, 60.0, None)
+        ceiling = min(60.0, 2 ** (attempt - 1))
+        assert ceiling / 2 <= wait <= ceiling
+    assert backoff_s(1, 1.0, 60.0, 500.0) == 60.0  # a server's wait is honoured up to retry_max_s

@@ -40,10 +40,13 @@ async def test_each_session_sticks_to_one_replica_and_sessions_spread() -> None:
                     for _ in range(3):
                         response = await session.complete(HI)
                         used.setdefault(f"episode-{i}", set()).add(response.replica)
+                unnamed = models.session("e")
+                anonymous = [await unnamed.complete(HI) for _ in range(4)]
     assert all(len(replicas) == 1 for replicas in used.values())
+    assert len({r.replica for r in anonymous}) == 1  # a session without an id gets a fresh one
     spread = Counter(next(iter(r)) for r in used.values())
     assert set(spread) == {a.url + "/v1", b.url + "/v1"}
-    assert len(a.seen) + len(b.seen) == 36 and len(a.seen) % 3 == 0
+    assert len(a.seen) + len(b.seen) == 40
 
 
 @pytest.mark.anyio

@@ -102,9 +102,10 @@ class AnthropicCodec:
                 {"name": t.name, "description": t.description, "input_schema": t.parameters} for t in tools
             ]
             body["tool_choice"] = {"type": "auto"}
+        extra = unset_or(params.extra_body, {})
         body.update(sent)
-        body.update(unset_or(params.extra_body, {}))
-        return body, sent
+        body.update(extra)
+        return body, {**sent, **extra}
 
     def _turns(self, messages: Sequence[Message]) -> list[dict[str, Any]]:
         """User and assistant turns; tool results join the user turn that follows the tool calls."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import time
+import uuid
 from collections.abc import Sequence
 from typing import Literal
 
@@ -44,7 +45,7 @@ __all__ = ["EndpointClient", "ModelSession"]
 
 log = get_logger(__name__)
 _encode = msgspec.json.Encoder().encode
-_NO_RESPONSE = (httpx.TransportError, aiohttp.ClientError, OSError)
+_NO_RESPONSE = (httpx.RequestError, aiohttp.ClientError, OSError)
 
 
 class _Failure(msgspec.Struct):
@@ -100,8 +101,8 @@ class EndpointClient:
         self._defaults = msgspec.structs.replace(config.params, extra_body=extra)
 
     def session(self, session_id: str | None = None) -> ModelSession:
-        """A `Model` for one agent session (calls stick to one replica)."""
-        return ModelSession(self, session_id)
+        """A `Model` for one agent session (calls stick to one replica); the id defaults to a fresh one."""
+        return ModelSession(self, session_id or uuid.uuid4().hex)
 
     def totals(self) -> Totals:
         return self.ledger.totals()
@@ -189,7 +190,7 @@ class EndpointClient:
             self.replicas.succeeded(replica)
             return _context_parsed(detail)
         if verdict == "refused":
-            raise ModelRequestError(self.name, reply.status, detail)
+            raise ModelRequestError(self.name, reply.status, f"{detail} (POST {replica.target})")
         if verdict == "rate_limit":
             call.rate_limited = True
             self.limiter.rate_limited()
@@ -266,7 +267,7 @@ class EndpointClient:
 class ModelSession:
     """One agent session's `Model`: sticky replica, episode totals."""
 
-    def __init__(self, client: EndpointClient, session_id: str | None) -> None:
+    def __init__(self, client: EndpointClient, session_id: str) -> None:
         self.client = client
         self.session_id = session_id
         self.ledger = Ledger()

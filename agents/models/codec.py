@@ -42,7 +42,7 @@ class Codec(Protocol):
     def build(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec], params: SamplingParams
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The request body, and the sampling parameters in it (recorded on the response)."""
+        """The request body, and the parameters in it besides model, messages and tools (recorded)."""
         ...
 
     def parse(self, body: bytes) -> Parsed:

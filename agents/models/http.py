@@ -33,7 +33,9 @@ class HttpReply(Record, kw_only=True):
 class HttpPool:
     """The process-wide connection pool; open it once (`async with`) and share it."""
 
-    def __init__(self, max_connections: int, keepalive_s: float = 30.0) -> None:
+    def __init__(self, max_connections: int, keepalive_s: float = 4.0) -> None:
+        """`keepalive_s` stays under uvicorn's 5 s (vLLM, SGLang): reusing a connection the server has
+        just closed would fail the request."""
         self.max_connections = max_connections
         self._keepalive_s = keepalive_s
         self._transport = AiohttpTransport(client=self._new_session)

@@ -128,9 +128,10 @@ class OpenAICodec:
         if tools:
             body["tools"] = [_tool(t) for t in tools]
             body["tool_choice"] = "auto"
+        extra = unset_or(params.extra_body, {})
         body.update(sent)
-        body.update(unset_or(params.extra_body, {}))
-        return body, sent
+        body.update(extra)
+        return body, {**sent, **extra}
 
     def _sampling(self, p: SamplingParams) -> dict[str, Any]:
         full = self.config.flavor in ("vllm", "sglang")

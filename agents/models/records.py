@@ -144,7 +144,7 @@ class ModelResponse(Record, kw_only=True):
     """The model name the server reported."""
     request_id: str = ""
     params: dict[str, Any] = {}
-    """The sampling parameters actually sent."""
+    """Everything sent besides model, messages and tools: sampling parameters and `extra_body`."""
     error: str | None = None
     """The server's message when the outcome is `context_length`."""
 

@@ -34,7 +34,7 @@ class Models:
         return client
 
     def session(self, endpoint: str, session_id: str | None = None) -> ModelSession:
-        """A `Model` for one agent session on `endpoint`."""
+        """A `Model` for one agent session on `endpoint` (a fresh session id when None)."""
         return self.endpoint(endpoint).session(session_id)
 
     def totals(self) -> Totals:

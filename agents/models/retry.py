@@ -23,7 +23,8 @@ Verdict = Literal["ok", "rate_limit", "server", "context_length", "refused"]
 
 _CONTEXT = re.compile(
     r"context[_ ]length|context window|maximum context|max_model_len|prompt is too long|too many tokens"
-    r"|input is too long|longer than the model|exceeds the model|reduce the length|input length",
+    r"|input is too long|is too long and exceeds|longer than the model|exceeds the model|reduce the length"
+    r"|input length",
     re.IGNORECASE,
 )
 _json = msgspec.json.Decoder(Any)
