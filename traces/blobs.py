@@ -98,20 +98,13 @@ class Externalizer:
         return value
 
     def message(self, m: TraceMessage) -> TraceMessage:
-        if (
-            self._small(m.content)
-            and self._small(m.reasoning)
-            and all(self._small(c.arguments) for c in m.tool_calls)
-        ):
-            return m  # the usual case, checked without building anything
+        if _chars(m) <= self._safe_chars:
+            return m  # the usual case: even all its texts together are small
         content, reasoning = self.text(m.content), m.reasoning and self.text(m.reasoning)
         calls = [self._tool_call(c) for c in m.tool_calls]
         if content is m.content and reasoning is m.reasoning and all(map(_same, calls, m.tool_calls)):
             return m
         return _replace(m, content=content, reasoning=reasoning, tool_calls=calls)
-
-    def _small(self, value: Text | None) -> bool:
-        return not isinstance(value, str) or len(value) <= self._safe_chars
 
     def _tool_call(self, call: TraceToolCall) -> TraceToolCall:
         arguments = self.text(call.arguments)
@@ -121,6 +114,8 @@ class Externalizer:
         """The record with its large fields in the blob folder (the same object when none is large)."""
         match r:
             case ToolExecutionRecord():
+                if _len(r.command) + _len(r.output) <= self._safe_chars:
+                    return r
                 command, output = self.text(r.command), self.text(r.output)
                 if command is not r.command or output is not r.output:
                     return _replace(r, command=command, output=output)
@@ -153,3 +148,20 @@ class Externalizer:
 
 def _same(a: object, b: object) -> bool:
     return a is b
+
+
+def _len(value: Text | None) -> int:
+    """Characters of an inline text (0 for None or a blob reference)."""
+    return len(value) if value.__class__ is str else 0  # type: ignore[arg-type]
+
+
+def _chars(m: TraceMessage) -> int:
+    """Characters of a message's inline texts together (one pass; the hot path of every model call)."""
+    content, reasoning = m.content, m.reasoning
+    n = len(content) if content.__class__ is str else 0  # type: ignore[arg-type]
+    if reasoning.__class__ is str:
+        n += len(reasoning)  # type: ignore[arg-type]
+    for call in m.tool_calls:
+        if call.arguments.__class__ is str:
+            n += len(call.arguments)  # type: ignore[arg-type]
+    return n
