@@ -227,6 +227,15 @@ def test_interrupted_run_reports_what_it_has_and_says_what_is_missing(tmp_path: 
     assert isinstance(ace, Estimate) and ace.n == 1 and ace.mean == 1.0
 
 
+def test_a_score_disagreeing_with_the_last_round_is_noted(tmp_path: Path) -> None:
+    episodes = [SynthEpisode(sample="s1", passed=True, success_rate=1.0, rounds=[(False, 0.5)])]
+    report = build_report([load_run(write_run(tmp_path / "run", episodes))], resamples=RESAMPLES)
+    assert (
+        "1 finished episode(s) whose last per-round hidden grade differs from their score"
+        in report.runs[0].missing
+    )
+
+
 def test_run_without_results_store_is_reported_empty(tmp_path: Path) -> None:
     run = write_run(tmp_path / "run", [], samples=["s1", "s2"])
     (run / "results.sqlite").unlink()

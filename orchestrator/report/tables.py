@@ -146,7 +146,7 @@ def _ace(ctx: _Ctx, metric: str, table_id: str, title: str) -> Table:
             rows.append(ctx.row(key, f"{label} · round {r}", values, group=group))
     caption = (
         f"{CELL_TEXT}. Hidden-case grade standing after each round (an episode that stopped early keeps its "
-        "last grade); a run contributes up to its own budget. Round r of one run at budget R is the run at budget r."
+        "last grade), so one run at budget R yields the whole 0…R curve; a run contributes up to its own budget."
     )
     return Table(id=table_id, title=title, caption=caption, columns=ctx.columns, rows=rows)
 
