@@ -1,0 +1,28 @@
+"""Build a coder agent for a scaffold name (the scaffolds share one constructor shape)."""
+
+from __future__ import annotations
+
+from repozero.agents.models import Model
+from repozero.agents.scaffolds import AgentHooks, AgentLimits, BashAgent, SourceRunner, ToolsAgent
+from repozero.errors import UsageError
+from repozero.sandbox import Sandbox
+
+__all__ = ["SCAFFOLDS", "build_agent"]
+
+SCAFFOLDS = ("bash", "tools")
+
+
+def build_agent(
+    scaffold: str,
+    model: Model,
+    sandbox: Sandbox,
+    limits: AgentLimits,
+    *,
+    hooks: AgentHooks | None = None,
+    source_runner: SourceRunner | None = None,
+) -> BashAgent | ToolsAgent:
+    if scaffold == "bash":
+        return BashAgent(model, sandbox, limits, hooks=hooks, source_runner=source_runner)
+    if scaffold == "tools":
+        return ToolsAgent(model, sandbox, limits, hooks=hooks, source_runner=source_runner)
+    raise UsageError(f"--scaffold {scaffold!r}: unknown (known: {', '.join(SCAFFOLDS)})")
