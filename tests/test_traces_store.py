@@ -193,3 +193,24 @@ async def test_unfinished_episodes_are_listed(tmp_path: Path) -> None:
     reader = TraceReader(tmp_path)
     assert [e.episode_id for e in reader.unfinished_episodes()] == ["synthetic-ep1"]
     assert reader.episode("synthetic-ep1").entry is None and reader.episode("synthetic-ep1").episode is None
+
+
+@pytest.mark.anyio
+async def test_an_error_or_a_cancel_in_the_body_still_closes_cleanly(tmp_path: Path) -> None:
+    events = _episodes(1)
+    with anyio.fail_after(20):
+        with pytest.raises(ValueError, match="boom"):  # the body's own exception, not a group
+            async with TraceWriter(tmp_path / "error", FAST) as writer:
+                for event in events:
+                    writer.emit(event)
+                raise ValueError("boom")
+        with anyio.move_on_after(0.2) as scope:
+            async with TraceWriter(tmp_path / "cancel", FAST) as writer:
+                for event in events:
+                    writer.emit(event)
+                await anyio.sleep_forever()
+    assert scope.cancelled_caught
+    for name in ("error", "cancel"):  # the final flush ran (shielded), the episode is in the manifest
+        reader = TraceReader(tmp_path / name)
+        assert len(list(reader.records())) == 1 + len(events)
+        assert [e.episode_id for e in reader.finished_episodes()] == ["synthetic-ep0"]
