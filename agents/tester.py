@@ -27,7 +27,7 @@ from repozero.agents.templates import render
 from repozero.agents.validation import ProposedInput, validate_proposals
 from repozero.records import Record
 
-__all__ = ["PROPOSE_TOOL", "Tester", "TesterResult", "interface_text"]
+__all__ = ["PROPOSE_TOOL", "InputProposer", "ProposalResult", "interface_text"]
 
 PROPOSE_TOOL = ToolSpec(
     name="propose_inputs",
@@ -53,7 +53,7 @@ PROPOSE_TOOL = ToolSpec(
 _JSON_BLOCK = re.compile(r"```json[ \t]*\n(.*?)```", re.DOTALL)
 
 
-class TesterResult(Record, kw_only=True):
+class ProposalResult(Record, kw_only=True):
     accepted: list[ProposedInput]
     rejected: list[str]
     agent: AgentResult
@@ -77,7 +77,7 @@ def _failures_text(failures: Sequence[Failure], entry: Sequence[str]) -> str:
     return "\n".join(f"- {f.status}: {shlex.join([*entry, *f.argv])}" for f in failures[:10])
 
 
-class Tester:
+class InputProposer:
     def __init__(
         self,
         model: Model,
@@ -120,7 +120,7 @@ class Tester:
         count: int,
         known: Sequence[ShownCase],
         failures: Sequence[Failure],
-    ) -> TesterResult:
+    ) -> ProposalResult:
         conv.add("system", render("system_tester.txt"))
         conv.add("user", self.prompt(view, count, known, failures))
         budget = Budget(self.limits)
@@ -144,9 +144,11 @@ class Tester:
             self._ask_again(conv, rejected, count - len(accepted), reply_to)
         return self._done(accepted[:count], rejected, budget.result("submitted"))
 
-    def _done(self, accepted: list[ProposedInput], rejected: list[str], result: AgentResult) -> TesterResult:
+    def _done(
+        self, accepted: list[ProposedInput], rejected: list[str], result: AgentResult
+    ) -> ProposalResult:
         self.hooks.agent_finished(result)
-        return TesterResult(accepted=accepted, rejected=rejected, agent=result)
+        return ProposalResult(accepted=accepted, rejected=rejected, agent=result)
 
     def _payload(self, response: ModelResponse) -> tuple[Any, str | None]:
         """The proposal object, and the tool call id to answer (tools scaffold)."""

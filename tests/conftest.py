@@ -55,3 +55,12 @@ def pytest_configure(config: pytest.Config) -> None:
     import sys
 
     sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT]
+
+
+_scripted_model = _load_helper("scripted_model")
+
+
+@pytest.fixture
+def scripted() -> Any:
+    """The scripted-model helper module (tests/scripted_model.py): ScriptedModel, reply, bash."""
+    return _scripted_model
