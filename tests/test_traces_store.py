@@ -128,6 +128,7 @@ async def test_an_episode_end_flushes_fsyncs_and_enters_the_manifest(tmp_path: P
             entries = reader.finished_episodes()
             assert [e.episode_id for e in entries] == ["synthetic-ep0", "synthetic-ep1"]
             assert all(e.shard == writer.shard_path.name for e in entries)
+            assert [e.library for e in entries] == ["lib0", "lib1"]  # train/test splits need it
             episode = reader.episode(entries[1])  # read from its byte range while the writer is open
     mine = [e for e in events if getattr(record_of(e), "episode_id", "") == "synthetic-ep1"]
     assert episode.episode == record_of(mine[-1]) and episode.start == record_of(mine[0])

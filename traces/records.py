@@ -122,6 +122,8 @@ class EpisodeStartRecord(TraceRecordBase, tag="episode_started", kw_only=True):
     run_id: str
     group_id: str
     sample: str
+    library: str = ""
+    """The source package the sample exercises: the unit train/test splits keep on one side."""
     attempt: int = 0
     policy_model: str
     protocol: str
@@ -156,6 +158,7 @@ class EpisodeRecord(TraceRecordBase, tag="episode", kw_only=True):
     run_id: str
     group_id: str
     sample: str
+    library: str = ""
     attempt: int = 0
     policy_model: str
     protocol: str
@@ -334,6 +337,7 @@ class ManifestEntry(Record, kw_only=True):
     run_id: str
     group_id: str
     sample: str
+    library: str = ""
     attempt: int = 0
     policy_model: str
     status: EpisodeStatus

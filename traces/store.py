@@ -212,7 +212,7 @@ class TraceWriter:
         self._prefix.drop_episode(ep.episode_id)
         self._ending.append(
             ManifestEntry(
-                episode_id=ep.episode_id, run_id=ep.run_id, group_id=ep.group_id, sample=ep.sample,
+                episode_id=ep.episode_id, run_id=ep.run_id, group_id=ep.group_id, sample=ep.sample, library=ep.library,
                 attempt=ep.attempt, policy_model=ep.policy_model, status=ep.status,
                 termination_reason=ep.termination_reason, infra_failure=ep.infra_failure, reward=ep.reward,
                 rounds=ep.rounds, shard=self.shard_path.name,
