@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -215,3 +217,46 @@ async def test_an_error_or_a_cancel_in_the_body_still_closes_cleanly(tmp_path: P
         reader = TraceReader(tmp_path / name)
         assert len(list(reader.records())) == 1 + len(events)
         assert [e.episode_id for e in reader.finished_episodes()] == ["synthetic-ep0"]
+
+
+@pytest.mark.anyio
+async def test_writer_started_in_the_callers_task_group(tmp_path: Path) -> None:
+    events = _episodes(1)
+    with anyio.fail_after(20):
+        async with anyio.create_task_group() as tg:
+            writer = TraceWriter(tmp_path, FAST)
+            await tg.start(writer.run)
+            for event in events:
+                writer.emit(event)
+            await writer.aclose()  # run() returns by itself
+    assert len(list(TraceReader(tmp_path).records())) == 1 + len(events)
+
+
+FULL_DISK = """
+import resource, signal, sys, anyio, random
+from repozero.traces import TraceConfig, TraceWriter
+from repozero.traces.synthetic import episode_events
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
+
+async def main():
+    async with TraceWriter(sys.argv[1], TraceConfig(fsync=False, frame_bytes=16384)) as writer:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, 200_000))
+        for ep in range(100):
+            for event in episode_events(ep, rng=random.Random(ep), steps=4):
+                writer.emit(event)
+
+anyio.run(main)
+"""
+
+
+def test_a_full_disk_stops_the_writer_with_a_clear_error_and_a_readable_shard(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", FULL_DISK, str(tmp_path)], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 1
+    assert "cannot write traces: File too large" in proc.stderr
+    assert "RepoZeroError" in proc.stderr and "ExceptionGroup" not in proc.stderr  # raised as itself
+    reader = TraceReader(tmp_path)
+    records = list(reader.records())  # intact up to the last whole frame; nothing appended after
+    assert len(records) > 10 and "incomplete frame" in next(iter(reader.torn.values()))
+    assert (tmp_path / "shards" / reader.shards()[0].name).stat().st_size <= 200_000

@@ -19,9 +19,10 @@ import os
 import secrets
 import socket
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
 import anyio
 import msgspec
@@ -99,15 +100,16 @@ class TraceWriter:
 
     async def open(self) -> None:
         """Create the shard and manifest (never reusing a file) and write the shard's first line."""
-        for sub in ("shards", "manifest", "blobs"):
-            (self.root / sub).mkdir(parents=True, exist_ok=True)
         try:
+            for sub in ("shards", "manifest", "blobs"):
+                (self.root / sub).mkdir(parents=True, exist_ok=True)
             self._shard_fd = os.open(self.shard_path, _APPEND, 0o644)
             self._manifest_fd = os.open(self.manifest_path, _APPEND, 0o644)
         except OSError as exc:
+            self._close_files()
             raise RepoZeroError(f"{exc.filename}: cannot create trace file: {exc.strerror}") from None
         if self.config.fsync:
-            await anyio.to_thread.run_sync(_fsync_dirs, [self.root / "shards", self.root / "manifest"])
+            await self._in_thread(_fsync_dirs, [self.root / "shards", self.root / "manifest"])
         self._append(
             ShardOpened(
                 writer_id=self.writer_id, host=socket.gethostname(), pid=os.getpid(), opened_at=time.time(),
@@ -149,32 +151,34 @@ class TraceWriter:
             if self._failed is None:
                 await self.flush()
                 if self.config.fsync:
-                    await anyio.to_thread.run_sync(os.fsync, self._shard_fd)
+                    await self._in_thread(os.fsync, self._shard_fd)
         finally:
-            for fd in (self._shard_fd, self._manifest_fd):
-                if fd >= 0:
-                    os.close(fd)
-            self._shard_fd = self._manifest_fd = -1
+            self._close_files()
         log.debug("trace_shard_closed", shard=str(self.shard_path), records=self.stats.records)
 
+    def _close_files(self) -> None:
+        for fd in (self._shard_fd, self._manifest_fd):
+            if fd >= 0:
+                os.close(fd)
+        self._shard_fd = self._manifest_fd = -1
+
     async def __aenter__(self) -> Self:
-        tg = anyio.create_task_group()
-        await tg.__aenter__()
-        try:
-            await tg.start(self.run)
-        except BaseException as exc:
-            await tg.__aexit__(type(exc), exc, exc.__traceback__)
-            raise
-        self._tg = tg
+        await self.open()
+        self._tg = anyio.create_task_group()
+        await self._tg.__aenter__()
+        self._tg.start_soon(self._flush_loop)
         return self
 
     async def __aexit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        # The flush task never raises, so the body's own exception (if any) propagates unwrapped.
+        # The flush task never raises and the final close runs out here, so the body's exception (or
+        # a disk error while closing) propagates as itself, not wrapped in an exception group.
         assert self._tg is not None
         self._tg.cancel_scope.cancel()
         await self._tg.__aexit__(None, None, None)
+        with anyio.CancelScope(shield=True):
+            await self.aclose()
 
     # -- the sink ----------------------------------------------------------------------------------
 
@@ -232,8 +236,9 @@ class TraceWriter:
             written = self.blobs.write_pending()
             frame = self._cctx.compress(self._buf)
             write_all(self._shard_fd, frame)
-        except OSError as exc:
-            raise RepoZeroError(f"{self.shard_path}: cannot write traces: {exc.strerror}") from None
+        except OSError as exc:  # a partial frame may be on disk: never append after it
+            self._failed = RepoZeroError(f"{self.shard_path}: cannot write traces: {exc.strerror}")
+            raise self._failed from None
         self._unsynced_blobs += written
         self.stats.blobs += len(written)
         self.stats.frames += 1
@@ -255,17 +260,26 @@ class TraceWriter:
             end, blobs = self._written, self._unsynced_blobs
             self._unsynced_blobs = []
             if self.config.fsync:
-                await anyio.to_thread.run_sync(_fsync_shard_and_blobs, self._shard_fd, blobs)
+                await self._in_thread(_fsync_shard_and_blobs, self._shard_fd, blobs)
             lines = b"".join(
                 msgspec.json.encode(msgspec.structs.replace(e, end_offset=end)) + b"\n" for e in ending
             )
             try:
                 write_all(self._manifest_fd, lines)
             except OSError as exc:
-                raise RepoZeroError(f"{self.manifest_path}: cannot write manifest: {exc.strerror}") from None
+                self._failed = RepoZeroError(f"{self.manifest_path}: cannot write manifest: {exc.strerror}")
+                raise self._failed from None
             if self.config.fsync:
-                await anyio.to_thread.run_sync(os.fsync, self._manifest_fd)
+                await self._in_thread(os.fsync, self._manifest_fd)
             self.stats.episodes += len(ending)
+
+    async def _in_thread(self, fn: Callable[..., None], *args: Any) -> None:
+        """fsync off the loop (it can stall for long on a busy disk); a failure is the disk's."""
+        try:
+            await anyio.to_thread.run_sync(fn, *args)
+        except OSError as exc:
+            self._failed = RepoZeroError(f"{self.root}: cannot sync traces to disk: {exc.strerror}")
+            raise self._failed from None
 
 
 def _fsync_shard_and_blobs(shard_fd: int, blobs: list[Path]) -> None:
