@@ -55,14 +55,14 @@ async def test_failing_replica_is_ejected_then_readmitted() -> None:
     dead = f"http://127.0.0.1:{dead_port}/v1"
     with anyio.fail_after(20):
         async with lb.serve() as good:
-            config = lb.endpoint(dead, good.url + "/v1", eject_after_failures=2, eject_s=0.5)
+            config = lb.endpoint(dead, good.url + "/v1", eject_after_failures=2, eject_s=1.0)
             async with open_models({"e": config}) as models:
                 client = models.endpoint("e")
                 sid = next(f"s{i}" for i in range(100) if client.replicas.pick(f"s{i}").url == dead)
                 session = models.session("e", sid)
                 first = await session.complete(HI)
                 second = await session.complete(HI)
-                await anyio.sleep(0.6)
+                await anyio.sleep(1.1)
                 async with lb.serve(port=dead_port) as revived:
                     third = await session.complete(HI)
     # two refused connections on the dead replica eject it; the same call then lands on the good one

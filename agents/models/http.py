@@ -68,7 +68,10 @@ class HttpPool:
         request.read()
         response = await self._transport.handle_async_request(request)
         try:
-            data = await response.aread()
+            if "content-encoding" in response.headers:
+                data = await response.aread()
+            else:  # identity: the raw stream, without httpx's decoder chain
+                data = b"".join([chunk async for chunk in response.stream])  # type: ignore[union-attr]
         finally:
             await response.aclose()
         status = response.status_code
