@@ -23,6 +23,7 @@ from repozero.traces import (
     ToolExecutionRecord,
     TraceConfig,
     TraceReader,
+    TraceSink,
     TraceWriter,
     record_of,
 )
@@ -230,6 +231,7 @@ async def test_writer_started_in_the_callers_task_group(tmp_path: Path) -> None:
                 writer.emit(event)
             await writer.aclose()  # run() returns by itself
     assert len(list(TraceReader(tmp_path).records())) == 1 + len(events)
+    assert isinstance(writer, TraceSink)  # what the event bus subscribes
 
 
 FULL_DISK = """
