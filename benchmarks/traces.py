@@ -113,10 +113,10 @@ def main() -> None:
             results[name] = measure(events, naive_count, Path(tmp), name, args.repeats)
             del events
     for key, value in results["rl"].items():
-        print(f"{key}_with_token_ids: {value:.1f}")
+        print(f"{key}_with_token_ids: {value:.6g}")
     for key, value in results["default"].items():
         if key != "trace_events_per_s":
-            print(f"{key}: {value:.1f}")
+            print(f"{key}: {value:.6g}")
     # part 2 (export) prints its lines here, above the capture figure
     print(f"trace_events_per_s: {results['default']['trace_events_per_s']:.0f}")
 
