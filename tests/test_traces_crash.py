@@ -21,7 +21,7 @@ import pytest
 from anyio.abc import Process
 from anyio.streams.buffered import BufferedByteReceiveStream
 
-from repozero.traces import EpisodeRecord, ModelCall, ModelCalled, ShardOpened, TraceReader, record_of
+from repozero.traces import EpisodeRecord, ModelCalled, ShardOpened, TraceReader, record_of
 
 CHILD = Path(__file__).with_name("trace_crash_writer.py")
 
@@ -35,8 +35,8 @@ def _child_module() -> Any:
 
 
 def _key(record: object) -> tuple[str, str]:
-    kind = "model_call" if isinstance(record, ModelCall) else type(record).__name__.removesuffix("Record")
-    kind = "model_call" if kind == "ModelCall" else kind
+    """A record's kind and id; a `ModelCall` (sent) and its `ModelCallRecord` (stored) share one."""
+    kind = type(record).__name__.removesuffix("Record")
     return (
         kind,
         f"{getattr(record, 'call_id', '') or getattr(record, 'episode_id', '')}/{getattr(record, 'step', '')}",
@@ -89,7 +89,7 @@ def _check_read_back(out: Path, seed: int, mode: str, flushed: int) -> TraceRead
     assert len(got) >= flushed  # everything acknowledged before the kill is there ...
     assert got == _expected(seed, mode, len(got))  # ... in order, nothing missing, nothing extra
     calls = list(reader.model_calls(records))  # every prefix chain is intact
-    assert len(calls) == sum(kind == "model_call" for kind, _ in got)
+    assert len(calls) == sum(kind == "ModelCall" for kind, _ in got)
     for entry in reader.finished_episodes():  # every manifest entry points at readable lines
         episode = reader.episode(entry)
         assert isinstance(episode.episode, EpisodeRecord) and episode.start is not None
