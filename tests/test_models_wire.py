@@ -15,6 +15,7 @@ import pytest
 from repozero.agents.config import Price
 from repozero.agents.models import (
     Message,
+    Model,
     ModelResponse,
     SamplingParams,
     ToolSpec,
@@ -246,6 +247,7 @@ async def test_totals_per_call_session_and_run() -> None:
         async with lb.serve(lb.Answer(cached_tokens=0)) as server:
             async with open_models({"e": lb.endpoint(server.url + "/v1", prices=prices)}) as models:
                 one, two = models.session("e", "a"), models.session("e", "b")
+                assert isinstance(one, Model)
                 calls = [
                     await one.complete(HISTORY),
                     await one.complete(HISTORY),
