@@ -1,0 +1,64 @@
+"""Everything an episode needs from its run, wired once by the run builder."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import anyio
+
+from repozero.agents.scaffolds import AgentLimits
+from repozero.datasets import Dataset
+from repozero.oracle import Oracle
+from repozero.oracle.grading import GradingPolicy
+from repozero.orchestrator.bus import EventBus
+from repozero.orchestrator.protocols import Protocol
+from repozero.orchestrator.results import ResultsStore
+from repozero.sandbox import SandboxBackend
+from repozero.wiring import ModelProvider
+
+__all__ = ["EpisodeInfraError", "Limiters", "RunContext"]
+
+
+class EpisodeInfraError(Exception):
+    """The episode could not go on for reasons of infrastructure (endpoint, sandbox, Oracle): retried."""
+
+
+@dataclass
+class Limiters:
+    """Named caps on contended resources, shown in the manifest."""
+
+    episodes: anyio.CapacityLimiter
+    sandboxes: anyio.CapacityLimiter
+    grading: anyio.CapacityLimiter
+    oracle: anyio.CapacityLimiter
+
+    def sizes(self) -> dict[str, int]:
+        return {
+            name: int(getattr(self, name).total_tokens)
+            for name in ("episodes", "sandboxes", "grading", "oracle")
+        }
+
+
+@dataclass
+class RunContext:
+    run_id: str
+    run_dir: Path
+    dataset: Dataset
+    protocol: Protocol
+    scaffold: str
+    model_name: str
+    ace_rounds: int
+    limits: AgentLimits
+    tester_limits: AgentLimits
+    policy: GradingPolicy
+    backend: SandboxBackend
+    oracle: Oracle
+    provider: ModelProvider
+    bus: EventBus
+    store: ResultsStore
+    limiters: Limiters
+    oracle_timeout_s: float = 10.0
+    oracle_output_cap: int = 1 << 20
+    archive: bool = True
+    toolchain: dict[str, str] = field(default_factory=lambda: {"javascript": "node", "rust": "rust"})

@@ -1,0 +1,434 @@
+"""The ACE supervisor of one episode (DESIGN §1): code → grade visible → test → ground → grade → feedback.
+
+After every round the hidden cases are graded in a separate grading sandbox for reporting only: never fed
+back, never shown to an agent. One run at budget R so yields the whole 0…R curve; the last round's hidden
+grade is the episode's score.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import anyio
+import msgspec
+import structlog
+
+from repozero.agents.factory import build_agent
+from repozero.agents.roles import (
+    Failure,
+    ShownCase,
+    TaskView,
+    coder_system,
+    coder_task,
+    feedback_message,
+    task_view,
+)
+from repozero.agents.scaffolds import AgentResult, Conversation
+from repozero.agents.tester import InputProposer
+from repozero.datasets import Case, Sample
+from repozero.errors import OracleError
+from repozero.oracle import GroundTruthRequest, env_spec, program_ref
+from repozero.oracle.compare import byte_diff
+from repozero.oracle.evaluate import GradeJob, grade_one
+from repozero.oracle.grading import SampleGrade
+from repozero.orchestrator.archive import archive_tree
+from repozero.orchestrator.context import EpisodeInfraError, RunContext
+from repozero.orchestrator.results import CaseRow, EpisodeResult, RoundResult
+from repozero.orchestrator.tracing import EpisodeHooks, grade_summary, hidden_grade_event, visible_grade_event
+from repozero.sandbox import CaseInput, Sandbox, SandboxSpec
+from repozero.traces import OracleAnswered, OracleAnswerRecord, OracleVerdict, RoundFinished, RoundRecord
+
+__all__ = ["Episode"]
+
+log = structlog.get_logger()
+
+
+class Episode:
+    """One (sample, attempt): owns its coder sandbox and conversation across rounds."""
+
+    def __init__(self, ctx: RunContext, sample_id: str, attempt: int, episode_id: str) -> None:
+        self.ctx = ctx
+        self.sample: Sample = ctx.dataset.sample(sample_id)
+        self.attempt = attempt
+        self.episode_id = episode_id
+        p = ctx.protocol
+        self.view: TaskView = task_view(
+            ctx.dataset, sample_id, show_test_program=p.show_test_program, whitebox=p.whitebox_cases
+        )
+        self.visible: list[Case] = [
+            c for c in self.sample.whitebox[: p.whitebox_cases] if c.expected_stdout is not None
+        ]
+        self.fresh: list[Case] = []
+        self.tokens_in = self.tokens_out = 0
+        self.cost = 0.0
+        self.timings = {"model": 0.0, "sandbox": 0.0, "oracle": 0.0, "grade": 0.0}
+        self.rounds: list[RoundResult] = []
+        self.hidden_grades: list[SampleGrade] = []
+        self.last_exit = "submitted"
+
+    # -- the loop ----------------------------------------------------------------------------------------
+    async def run(self) -> EpisodeResult:
+        spec = SandboxSpec(
+            toolchain=self._toolchain(), run_id=self.ctx.run_id, sample=self.sample.id, role="coder"
+        )
+        async with self.ctx.limiters.sandboxes, self.ctx.backend.open(spec) as box:
+            conv = self._new_conversation(box, 0)
+            feedback: str | None = None
+            for r in range(self.ctx.ace_rounds + 1):
+                if feedback is not None:
+                    conv = self._continue(conv, box, r, feedback)
+                feedback, done = await self._round(r, box, conv)
+                if done:
+                    break
+        return self._result()
+
+    async def _round(self, r: int, box: Sandbox, conv: Conversation) -> tuple[str | None, bool]:
+        started = time.monotonic()
+        coder = await self._coder(r, box, conv)
+        snapshot = self.ctx.run_dir / "targets" / self.episode_id / f"round-{r}"
+        await self._snapshot(box, snapshot)
+        hidden = await self._grade(r, snapshot, self.sample.kept_cases, hidden=True)
+        visible = await self._grade(r, snapshot, self.visible + self.fresh, hidden=False)
+        proposed = kept = 0
+        if r < self.ctx.ace_rounds and self._tests_due(r):
+            new_cases, proposed = await self._propose(r, visible)
+            kept = len(new_cases)
+            if new_cases:
+                extra = await self._grade(r, snapshot, new_cases, hidden=False, emit=False)
+                self.fresh += new_cases
+                visible = _merge(visible, extra)
+                self._emit_visible(r, visible)
+        if self.ctx.archive:  # the tar.gz beside it keeps the tree; the folder was only for grading
+            await anyio.to_thread.run_sync(_clear, snapshot)
+        failures = self._failures(visible)
+        self._record_round(r, coder, visible, hidden, proposed, kept, time.monotonic() - started)
+        done = not failures or r == self.ctx.ace_rounds
+        return (None if done else self._feedback_text(failures)), done
+
+    # -- pieces ------------------------------------------------------------------------------------------
+    def _toolchain(self) -> str:
+        return self.ctx.toolchain[self.sample.target.language]
+
+    def _new_conversation(self, box: Sandbox, r: int) -> Conversation:
+        conv = Conversation(f"{self.episode_id}-coder-{r}")
+        conv.add("system", coder_system(self.ctx.scaffold, box.workdir))
+        conv.add(
+            "user",
+            coder_task(
+                self.view,
+                scaffold=self.ctx.scaffold,
+                workdir=box.workdir,
+                oracle_queries=self.ctx.protocol.oracle_queries,
+            ),
+        )
+        return conv
+
+    def _continue(self, conv: Conversation, box: Sandbox, r: int, feedback: str) -> Conversation:
+        """Same session: feedback joins the chat; fresh session: a new chat, the repository kept."""
+        if self.ctx.protocol.coder_session == "fresh":
+            conv = self._new_conversation(box, r)
+        conv.add("user", feedback)
+        return conv
+
+    def _hooks(self, role: str, conversation_id: str, r: int) -> EpisodeHooks:
+        return EpisodeHooks(
+            self.ctx.bus,
+            episode_id=self.episode_id,
+            conversation_id=conversation_id,
+            role=role,
+            round=r,
+            model=self.ctx.model_name,
+            scaffold=self.ctx.scaffold,
+        )
+
+    def _account(self, result: AgentResult) -> None:
+        self.tokens_in += result.prompt_tokens
+        self.tokens_out += result.completion_tokens
+        self.cost += result.cost
+        self.timings["model"] += result.model_s
+        self.timings["sandbox"] += result.agent_s
+
+    async def _coder(self, r: int, box: Sandbox, conv: Conversation) -> AgentResult:
+        model = self.ctx.provider.session(conv.conversation_id)
+        agent = build_agent(
+            self.ctx.scaffold,
+            model,
+            box,
+            self.ctx.limits,
+            hooks=self._hooks("coder", conv.conversation_id, r),
+        )
+        result = await agent.run(conv)
+        self._account(result)
+        self.last_exit = result.exit_status
+        if result.infra_failure:
+            raise EpisodeInfraError(f"coder model error: {result.error}")
+        return result
+
+    async def _snapshot(self, box: Sandbox, snapshot: Path) -> None:
+        await anyio.to_thread.run_sync(_clear, snapshot)  # a restarted episode overwrites its old rounds
+        await box.get_tree(box.workdir, snapshot)
+        if self.ctx.archive:
+            await anyio.to_thread.run_sync(archive_tree, snapshot)
+
+    async def _grade(
+        self, r: int, snapshot: Path, cases: list[Case], *, hidden: bool, emit: bool = True
+    ) -> SampleGrade:
+        started = time.monotonic()
+        visible_ids = frozenset() if hidden else frozenset(c.id for c in cases)
+        job = GradeJob(sample=self.sample, cases=cases, target_dir=str(snapshot), visible_ids=visible_ids)
+        async with self.ctx.limiters.grading:
+            grade = await grade_one(self.ctx.backend, job, self.ctx.policy, run_id=self.ctx.run_id)
+        wall = time.monotonic() - started
+        self.timings["grade"] += wall
+        if grade.infra_error:
+            raise EpisodeInfraError(f"grading failed: {grade.infra_detail}")
+        if hidden:
+            grade = self._oracle_error_policy(grade)
+            self.hidden_grades.append(grade)
+            self.ctx.bus.emit(hidden_grade_event(self.episode_id, r, grade, wall))
+        elif emit:
+            self._emit_visible(r, grade)
+        return grade
+
+    def _emit_visible(self, r: int, grade: SampleGrade) -> None:
+        self.ctx.bus.emit(
+            visible_grade_event(
+                self.episode_id, r, grade, self.visible + self.fresh, {c.id for c in self.fresh}, 0.0
+            )
+        )
+
+    def _oracle_error_policy(self, grade: SampleGrade) -> SampleGrade:
+        """`count_as_failure` (the public scripts): inputs the Oracle failed on count as failed cases."""
+        errors = sum(d.reason == "oracle_error" for d in self.sample.provenance.dropped)
+        if self.ctx.protocol.oracle_error_policy != "count_as_failure" or not errors:
+            return grade
+        passed = sum(c.status == "pass" for c in grade.cases)
+        return msgspec.structs.replace(
+            grade,
+            passed=False,
+            success_rate=passed / (len(grade.cases) + errors),
+            failure_category=grade.failure_category or "mismatch",
+        )
+
+    def _tests_due(self, r: int) -> bool:
+        return self.ctx.protocol.tests_generated == "each_round" or r == 0
+
+    async def _propose(self, r: int, visible: SampleGrade) -> tuple[list[Case], int]:
+        """The tester proposes inputs; the Oracle grounds them; dropped inputs are never used."""
+        conv_id = f"{self.episode_id}-tester-{r}"
+        tester = InputProposer(
+            self.ctx.provider.session(conv_id),
+            self.ctx.scaffold,
+            self.ctx.tester_limits,
+            hooks=self._hooks("tester", conv_id, r),
+        )
+        known = [
+            ShownCase(
+                argv=c.argv,
+                stdin=c.stdin,
+                expected_stdout=c.expected_stdout or b"",
+                expected_exit=c.expected_exit,
+            )
+            for c in self.visible + self.fresh
+        ]
+        out = await tester.propose(
+            self.view,
+            Conversation(conv_id),
+            count=self.ctx.protocol.tests_per_round,
+            known=known,
+            failures=self._failures(visible),
+        )
+        self._account(out.agent)
+        if out.agent.infra_failure:
+            raise EpisodeInfraError(f"tester model error: {out.agent.error}")
+        if not out.accepted:
+            return [], 0
+        inputs = [CaseInput(id=f"r{r}-t{i}", argv=p.argv, stdin=p.stdin) for i, p in enumerate(out.accepted)]
+        return await self._ground(r, inputs), len(inputs)
+
+    async def _ground(self, r: int, inputs: list[CaseInput]) -> list[Case]:
+        ds = self.ctx.dataset
+        request = GroundTruthRequest(
+            env=env_spec(self.sample.source),
+            program=program_ref(ds.program_dir(self.sample.id), self.sample.test_program.path),
+            cases=inputs,
+            repeats=self.ctx.protocol.oracle_repeats,
+            timeout_s=self.ctx.oracle_timeout_s,
+            output_cap=self.ctx.oracle_output_cap,
+        )
+        started = time.monotonic()
+        try:
+            async with self.ctx.limiters.oracle:
+                verdicts = await self.ctx.oracle.ground_truth(request)
+        except OracleError as exc:
+            raise EpisodeInfraError(f"oracle: {exc}") from exc
+        wall = time.monotonic() - started
+        self.timings["oracle"] += wall
+        by_id = {i.id: i for i in inputs}
+        self.ctx.bus.emit(
+            OracleAnswered(
+                answer=OracleAnswerRecord(
+                    episode_id=self.episode_id,
+                    round=r,
+                    wall_s=wall,
+                    verdicts=[
+                        OracleVerdict(
+                            input_id=v.id,
+                            argv=by_id[v.id].argv,
+                            stdin=by_id[v.id].stdin,
+                            kept=v.kept,
+                            drop_reason=v.reason,
+                            detail=v.detail,
+                            stdout=v.stdout,
+                            exit_code=v.exit_code,
+                            repeats=v.repeats,
+                        )
+                        for v in verdicts
+                    ],
+                )
+            )
+        )
+        return [
+            Case(
+                id=v.id,
+                argv=by_id[v.id].argv,
+                stdin=by_id[v.id].stdin,
+                expected_stdout=v.stdout,
+                expected_exit=v.exit_code,
+                visibility="whitebox",
+                description="proposed by the tester",
+            )
+            for v in verdicts
+            if v.kept
+        ]
+
+    def _failures(self, grade: SampleGrade) -> list[Failure]:
+        cases = {c.id: c for c in self.visible + self.fresh}
+        outputs = {o.id: o for o in grade.outputs}
+        failures = []
+        for result in grade.cases:
+            if result.status == "pass" or result.id not in cases:
+                continue
+            case, out = cases[result.id], outputs.get(result.id)
+            actual = out.stdout if out else b""
+            failures.append(
+                Failure(
+                    case_id=case.id,
+                    argv=case.argv,
+                    stdin=case.stdin,
+                    status=result.status,
+                    expected_stdout=case.expected_stdout or b"",
+                    actual_stdout=actual,
+                    expected_exit=case.expected_exit,
+                    actual_exit=result.exit_code,
+                    stderr=out.stderr if out else b"",
+                    diff=byte_diff(case.expected_stdout or b"", actual),
+                )
+            )
+        return failures
+
+    def _feedback_text(self, failures: list[Failure]) -> str:
+        p = self.ctx.protocol
+        shown = failures[:1] if p.feedback == "first_mismatch" else failures
+        return feedback_message(
+            shown, len(self.visible) + len(self.fresh), entry=self.view.entry, shown_cap=p.feedback_cases
+        )
+
+    def _record_round(
+        self,
+        r: int,
+        coder: AgentResult,
+        visible: SampleGrade,
+        hidden: SampleGrade,
+        proposed: int,
+        kept: int,
+        wall: float,
+    ) -> None:
+        result = RoundResult(
+            round=r,
+            coder_exit=coder.exit_status,
+            visible_passed=visible.passed,
+            visible_success_rate=visible.success_rate,
+            hidden_passed=hidden.passed,
+            hidden_success_rate=hidden.success_rate,
+            failure_category=hidden.failure_category,
+            cheat_flags=hidden.cheat_flags,
+            fresh_proposed=proposed,
+            fresh_kept=kept,
+            tokens=self.tokens_in + self.tokens_out,
+            cost=self.cost,
+            wall_s=wall,
+        )
+        self.rounds.append(result)
+        rows = [
+            CaseRow(case_id=c.id, kind=c.visibility, status=c.status, exit_code=c.exit_code, wall_s=c.wall_s)
+            for c in hidden.cases
+        ]
+        fresh_ids = {c.id for c in self.fresh}
+        rows += [
+            CaseRow(case_id=c.id, kind="fresh", status=c.status, exit_code=c.exit_code, wall_s=c.wall_s)
+            for c in visible.cases
+            if c.id in fresh_ids
+        ]
+        self.ctx.store.record_round(self.episode_id, result, rows)
+        self.ctx.bus.emit(_round_event(self.episode_id, r, result, visible, hidden))
+
+    def _result(self) -> EpisodeResult:
+        last = self.hidden_grades[-1]
+        return EpisodeResult(
+            episode_id=self.episode_id,
+            sample=self.sample.id,
+            attempt=self.attempt,
+            passed=last.passed,
+            success_rate=last.success_rate,
+            failure_category=last.failure_category,
+            cheat_flags=last.cheat_flags,
+            infra_error=False,
+            rounds_used=len(self.rounds),
+            exit_status=self.last_exit,
+            tokens_in=self.tokens_in,
+            tokens_out=self.tokens_out,
+            cost=self.cost,
+            timings=dict(self.timings),
+            package=self.sample.package,
+            difficulty=self.sample.difficulty,
+            category=self.sample.category,
+            subset=self.sample.subset,
+        )
+
+
+def _merge(grade: SampleGrade, extra: SampleGrade) -> SampleGrade:
+    cases = grade.cases + extra.cases
+    passed = sum(c.status == "pass" for c in cases)
+    return msgspec.structs.replace(
+        grade,
+        cases=cases,
+        outputs=grade.outputs + extra.outputs,
+        passed=grade.passed and extra.passed,
+        success_rate=passed / len(cases) if cases else 0.0,
+        cheat_flags=sorted(set(grade.cheat_flags) | set(extra.cheat_flags)),
+    )
+
+
+def _clear(path: Path) -> None:
+    import shutil
+
+    if path.exists():
+        shutil.rmtree(path)
+
+
+def _round_event(
+    episode_id: str, r: int, result: RoundResult, visible: SampleGrade, hidden: SampleGrade
+) -> object:
+    return RoundFinished(
+        round=RoundRecord(
+            episode_id=episode_id,
+            index=r,
+            started_at=time.time() - result.wall_s,
+            visible=grade_summary(visible),
+            hidden=grade_summary(hidden),
+            fresh_inputs=result.fresh_proposed,
+            fresh_kept=result.fresh_kept,
+        )
+    )

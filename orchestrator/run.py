@@ -1,0 +1,310 @@
+"""`repozero run`: every (sample, attempt) episode on one anyio event loop, resumable, interruptible.
+
+The run directory's manifest is written before any episode starts; the results store and the trace
+store record every episode exactly once; SIGINT/SIGTERM cancel cleanly (sandboxes reaped, stores
+flushed, running episodes marked interrupted) and a second SIGINT exits at once.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import sys
+import time
+from contextlib import AsyncExitStack
+from pathlib import Path
+
+import anyio
+import msgspec
+import structlog
+
+from repozero.agents.scaffolds import AgentLimits
+from repozero.config import Config
+from repozero.datasets import Dataset, content_hash, load_dataset
+from repozero.errors import UsageError
+from repozero.oracle import open_oracle
+from repozero.oracle.grading import GRADER_VERSION, GradingPolicy
+from repozero.orchestrator.bus import EventBus
+from repozero.orchestrator.context import Limiters, RunContext
+from repozero.orchestrator.episodes import run_episode
+from repozero.orchestrator.manifest import RunManifest, config_hash, git_sha, read_manifest, write_manifest
+from repozero.orchestrator.protocols import Protocol, get_protocol
+from repozero.orchestrator.results import ResultsStore
+from repozero.orchestrator.spec import EpisodeKey, RunSpec, plan_episodes, run_dir_for
+from repozero.records import Record
+from repozero.sandbox import toolchain_versions
+from repozero.traces import RunFinished, RunFinishedRecord, RunRecord, RunStarted, TraceWriter
+from repozero.wiring import open_backend, open_model
+
+__all__ = ["RunSummary", "resume_run", "start_run"]
+
+log = structlog.get_logger()
+
+
+class RunSummary(Record, kw_only=True):
+    run_dir: str
+    episodes: int
+    finished: int
+    pass_rate: float
+    success_rate: float
+    infra_failures: int
+    interrupted: bool = False
+
+
+def start_run(config: Config, spec: RunSpec) -> RunSummary:
+    """Create the run directory (manifest first), then run every episode."""
+    dataset = load_dataset(spec.dataset)
+    protocol = get_protocol(spec.protocol)
+    keys = plan_episodes(dataset, spec.samples, spec.attempts)
+    run_dir = run_dir_for(spec, config.run.out)
+    if (run_dir / "manifest.json").exists():
+        raise UsageError(f"--out {run_dir}: already a run directory; use `repozero run --resume {run_dir}`")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    manifest = _manifest(config, spec, dataset, protocol, run_dir, sorted({k.sample for k in keys}))
+    write_manifest(run_dir, manifest)
+    return _execute(config, spec, dataset, protocol, run_dir, manifest, keys)
+
+
+def resume_run(config: Config, run_dir: Path, attempts: int | None) -> RunSummary:
+    """Skip finished episodes, restart interrupted ones, run new attempts; refuse a changed dataset."""
+    manifest = read_manifest(run_dir)
+    dataset = load_dataset(manifest.dataset_path)
+    current = content_hash(dataset)
+    if current != manifest.dataset_hash:
+        raise UsageError(
+            f"--resume {run_dir}: the dataset changed since the run started "
+            f"({manifest.dataset_hash} → {current}); start a new run"
+        )
+    protocol = get_protocol(manifest.protocol["name"])
+    if msgspec.to_builtins(protocol) != manifest.protocol:
+        raise UsageError(f"--resume {run_dir}: protocol {protocol.name} changed since the run started")
+    if attempts is not None and attempts < manifest.attempts:
+        raise UsageError(f"--attempts {attempts}: the run already has {manifest.attempts}; it can only grow")
+    spec = RunSpec(
+        dataset=manifest.dataset_path,
+        model=manifest.model,
+        scaffold=manifest.scaffold,
+        ace_rounds=manifest.ace_rounds,
+        attempts=attempts or manifest.attempts,
+        protocol=protocol.name,
+        sandbox=manifest.sandbox_backend,
+        out=str(run_dir),
+        concurrency=config.run.concurrency,
+        seed=manifest.seed,
+    )
+    keys = [EpisodeKey(sample=s, attempt=a) for a in range(spec.attempts) for s in manifest.samples]
+    manifest = msgspec.structs.replace(
+        manifest, attempts=spec.attempts, resumed_at=[*manifest.resumed_at, time.time()]
+    )
+    write_manifest(run_dir, manifest)
+    return _execute(config, spec, dataset, protocol, run_dir, manifest, keys)
+
+
+def _manifest(
+    config: Config, spec: RunSpec, dataset: Dataset, protocol: Protocol, run_dir: Path, samples: list[str]
+) -> RunManifest:
+    cfg = msgspec.to_builtins(config)
+    return RunManifest(
+        run_id=run_dir.name,
+        created_at=time.time(),
+        git_sha=git_sha(),
+        dataset_name=dataset.name,
+        dataset_path=str(dataset.root.resolve()),
+        dataset_hash=content_hash(dataset),
+        samples=samples,
+        model=spec.model,
+        scaffold=spec.scaffold,
+        ace_rounds=spec.ace_rounds,
+        attempts=spec.attempts,
+        protocol=msgspec.to_builtins(protocol),
+        grader_version=GRADER_VERSION,
+        config=cfg,
+        config_hash=config_hash(cfg),
+        seed=spec.seed,
+        sandbox_backend=spec.sandbox or config.sandbox.backend,
+        toolchains=toolchain_versions(),
+        limiters=_limiters(config, spec).sizes(),
+    )
+
+
+def _limiters(config: Config, spec: RunSpec) -> Limiters:
+    cores = os.cpu_count() or 2
+    return Limiters(
+        episodes=anyio.CapacityLimiter(spec.concurrency),
+        sandboxes=anyio.CapacityLimiter(max(spec.concurrency, 1)),
+        grading=anyio.CapacityLimiter(cores),
+        oracle=anyio.CapacityLimiter(max(cores * 4, 8)),
+    )
+
+
+def _execute(
+    config: Config,
+    spec: RunSpec,
+    dataset: Dataset,
+    protocol: Protocol,
+    run_dir: Path,
+    manifest: RunManifest,
+    keys: list[EpisodeKey],
+) -> RunSummary:
+    from repozero.runtime import run_async
+
+    return run_async(_run_all, config, spec, dataset, protocol, run_dir, manifest, keys)
+
+
+async def _run_all(
+    config: Config,
+    spec: RunSpec,
+    dataset: Dataset,
+    protocol: Protocol,
+    run_dir: Path,
+    manifest: RunManifest,
+    keys: list[EpisodeKey],
+) -> RunSummary:
+    store = ResultsStore(run_dir / "results.sqlite")
+    done = store.finished_ids()
+    todo = [k for k in keys if k.episode_id not in done]
+    log.info(
+        "run_started", run_dir=str(run_dir), episodes=len(keys), todo=len(todo), already_finished=len(done)
+    )
+    interrupted = False
+    try:
+        async with AsyncExitStack() as stack:
+            writer = await stack.enter_async_context(
+                TraceWriter(
+                    run_dir / "traces", config.traces, writer_id=f"w{int(time.time())}-{secrets.token_hex(3)}"
+                )
+            )
+            backend = await stack.enter_async_context(
+                open_backend(config, spec.sandbox, run_id=manifest.run_id)
+            )
+            oracle = await stack.enter_async_context(open_oracle(config.oracle))
+            provider = await stack.enter_async_context(open_model(config, spec.model, dataset))
+            bus = EventBus([writer])
+            bus.emit(RunStarted(run=_run_record(manifest)))
+            ctx = _context(
+                config, spec, dataset, protocol, run_dir, manifest, backend, oracle, provider, bus, store
+            )
+            interrupted = await _schedule(ctx, todo, spec.infra_retries)
+            bus.emit(
+                RunFinished(
+                    run=RunFinishedRecord(
+                        run_id=manifest.run_id,
+                        finished_at=time.time(),
+                        status="interrupted" if interrupted else "completed",
+                        episodes=len(keys),
+                        solved=sum(r.passed for r in store.episode_results()),
+                    )
+                )
+            )
+    finally:
+        if interrupted or store.counts().get("running"):
+            store.mark_interrupted()
+        summary = _summary(run_dir, store, len(keys), interrupted)
+        store.close()
+    return summary
+
+
+def _context(
+    config: Config,
+    spec: RunSpec,
+    dataset: Dataset,
+    protocol: Protocol,
+    run_dir: Path,
+    manifest: RunManifest,
+    backend: object,
+    oracle: object,
+    provider: object,
+    bus: EventBus,
+    store: ResultsStore,
+) -> RunContext:
+    agent = config.agent
+    limits = AgentLimits(
+        step_limit=agent.step_limit,
+        token_limit=agent.token_limit,
+        cost_limit=agent.cost_limit,
+        time_limit_s=agent.time_limit_s,
+    )
+    return RunContext(
+        run_id=manifest.run_id,
+        run_dir=run_dir,
+        dataset=dataset,
+        protocol=protocol,
+        scaffold=spec.scaffold,
+        model_name=spec.model,
+        ace_rounds=spec.ace_rounds,
+        limits=limits,
+        tester_limits=AgentLimits(
+            step_limit=4, token_limit=agent.token_limit, time_limit_s=agent.time_limit_s
+        ),
+        policy=GradingPolicy(
+            comparator=protocol.comparator,
+            timeout_s=protocol.case_timeout_s,
+            output_cap=config.sandbox.output_cap,
+        ),
+        backend=backend,
+        oracle=oracle,
+        provider=provider,
+        bus=bus,
+        store=store,  # type: ignore[arg-type]
+        limiters=_limiters(config, spec),
+        oracle_timeout_s=config.oracle.timeout_s,
+        oracle_output_cap=config.oracle.output_cap,
+    )
+
+
+async def _schedule(ctx: RunContext, todo: list[EpisodeKey], infra_retries: int) -> bool:
+    """Run the episodes, at most `episodes` at once; returns True when a signal interrupted the run."""
+    interrupted = False
+    async with anyio.create_task_group() as tg:
+
+        async def one(key: EpisodeKey) -> None:
+            async with ctx.limiters.episodes:
+                await run_episode(ctx, key, infra_retries)
+
+        async def watch_signals() -> None:
+            nonlocal interrupted
+            with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                async for signum in signals:
+                    if interrupted and signum == signal.SIGINT:
+                        print("repozero: second interrupt, exiting now", file=sys.stderr)
+                        os._exit(130)
+                    interrupted = True
+                    log.warning("run_interrupted", signal=signal.Signals(signum).name)
+                    work.cancel_scope.cancel()
+
+        tg.start_soon(watch_signals)
+        async with anyio.create_task_group() as work:
+            for key in todo:
+                work.start_soon(one, key)
+        tg.cancel_scope.cancel()
+    return interrupted
+
+
+def _run_record(manifest: RunManifest) -> RunRecord:
+    return RunRecord(
+        run_id=manifest.run_id,
+        started_at=manifest.created_at,
+        protocol=manifest.protocol["name"],
+        grader_version=manifest.grader_version,
+        config=manifest.config,
+        versions={"repozero": manifest.package_version, "git": manifest.git_sha, **manifest.toolchains},
+        dataset={"name": manifest.dataset_name, "hash": manifest.dataset_hash},
+    )
+
+
+def _summary(run_dir: Path, store: ResultsStore, episodes: int, interrupted: bool) -> RunSummary:
+    results = store.episode_results()
+    counts = store.counts()
+    infra = counts.get("infra_failed", 0)
+    scored = [r for r in results if not r.infra_error]
+    n = len(scored)
+    return RunSummary(
+        run_dir=str(run_dir),
+        episodes=episodes,
+        finished=len(results),
+        infra_failures=infra,
+        pass_rate=sum(r.passed for r in scored) / n if n else 0.0,
+        success_rate=sum(r.success_rate for r in scored) / n if n else 0.0,
+        interrupted=interrupted,
+    )

@@ -1,0 +1,277 @@
+"""Turning what agents, the Oracle and the grader did into trace events (the only place that maps
+our working records onto the trace schema, which imports nothing of ours)."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from repozero.agents.models import Message, ModelResponse, ToolSpec
+from repozero.agents.scaffolds import AgentResult
+from repozero.datasets import Case
+from repozero.oracle.grading import SampleGrade
+from repozero.orchestrator.bus import EventBus
+from repozero.traces import (
+    AgentFinished,
+    AgentRunRecord,
+    CallTiming,
+    GradeSummary,
+    HiddenCaseResult,
+    HiddenCasesGraded,
+    HiddenGradeRecord,
+    ModelCall,
+    ModelCalled,
+    ModelCallFailed,
+    ModelCallFailedRecord,
+    RetryAttempt,
+    TokenTrace,
+    ToolExecuted,
+    ToolExecutionRecord,
+    TraceMessage,
+    TraceToolCall,
+    Usage,
+    VisibleCaseResult,
+    VisibleCasesGraded,
+    VisibleGradeRecord,
+)
+
+__all__ = ["EpisodeHooks", "grade_summary", "hidden_grade_event", "trace_message", "visible_grade_event"]
+
+_TERMINATION = {"format_errors": "format_error", "context_limit": "model_error"}
+
+
+def trace_message(message: Message) -> TraceMessage:
+    return TraceMessage(
+        role=message.role,
+        content=message.content,
+        reasoning=message.reasoning,
+        tool_calls=[TraceToolCall(id=c.id, name=c.name, arguments=c.arguments) for c in message.tool_calls],
+        tool_call_id=message.tool_call_id,
+        name=message.name,
+    )
+
+
+def _tokens(response: ModelResponse) -> TokenTrace | None:
+    if response.completion_token_ids is None:
+        return None
+    return TokenTrace(
+        prompt_ids=response.prompt_token_ids,
+        completion_ids=response.completion_token_ids,
+        completion_logprobs=response.logprobs,
+    )
+
+
+class EpisodeHooks:
+    """AgentHooks for one agent invocation of one episode: each call becomes a trace event."""
+
+    def __init__(
+        self,
+        bus: EventBus,
+        *,
+        episode_id: str,
+        conversation_id: str,
+        role: str,
+        round: int,
+        model: str,
+        scaffold: str,
+    ) -> None:
+        self.bus, self.episode_id, self.conversation_id = bus, episode_id, conversation_id
+        self.role, self.round, self.model, self.scaffold = role, round, model, scaffold
+        self.started = time.time()
+
+    def _call_id(self) -> str:
+        return f"{self.conversation_id}-{secrets.token_hex(4)}"
+
+    def model_called(
+        self, step: int, messages: Sequence[Message], tools: Sequence[ToolSpec], response: ModelResponse
+    ) -> None:
+        t = response.timings
+        usage = response.usage
+        call = ModelCall(
+            call_id=self._call_id(),
+            episode_id=self.episode_id,
+            conversation_id=self.conversation_id,
+            role=self.role,
+            round=self.round,
+            step=step,
+            model=response.model or self.model,
+            endpoint=response.endpoint,
+            replica=response.replica,
+            messages=[trace_message(m) for m in messages],
+            tools=[msgspec.to_builtins(tool) for tool in tools],
+            params=dict(response.params),
+            response=trace_message(response.message),
+            finish_reason=response.finish_reason,
+            usage=Usage(
+                prompt_tokens=usage.prompt_tokens,
+                completion_tokens=usage.completion_tokens,
+                cached_tokens=usage.cached_tokens,
+                reasoning_tokens=usage.reasoning_tokens,
+                cost_usd=response.cost,
+            ),
+            timing=CallTiming(
+                started_at=t.started_at,
+                latency_s=t.latency_s,
+                queue_wait_s=t.queue_s,
+                retry_wait_s=t.retry_wait_s,
+            ),
+            retries=[
+                RetryAttempt(error=w.error or w.kind, status=w.status, wait_s=w.seconds)
+                for w in response.waits
+            ],
+            token_fidelity=response.token_fidelity,
+            tokens=_tokens(response),
+            request_id=response.request_id,
+        )
+        self.bus.emit(ModelCalled(call=call))
+
+    def model_failed(self, step: int, error: str) -> None:
+        self.bus.emit(
+            ModelCallFailed(
+                failure=ModelCallFailedRecord(
+                    call_id=self._call_id(),
+                    episode_id=self.episode_id,
+                    conversation_id=self.conversation_id,
+                    role=self.role,
+                    round=self.round,
+                    step=step,
+                    model=self.model,
+                    error=error,
+                    timing=CallTiming(started_at=time.time(), latency_s=0.0),
+                )
+            )
+        )
+
+    def tool_executed(
+        self,
+        step: int,
+        tool: str,
+        command: str,
+        output: str,
+        *,
+        exit_code: int | None,
+        duration_s: float,
+        truncated: bool,
+        timed_out: bool,
+        tool_call_id: str | None,
+    ) -> None:
+        self.bus.emit(
+            ToolExecuted(
+                execution=ToolExecutionRecord(
+                    episode_id=self.episode_id,
+                    conversation_id=self.conversation_id,
+                    call_id=self._call_id(),
+                    tool_call_id=tool_call_id,
+                    round=self.round,
+                    step=step,
+                    tool=tool,
+                    command=command,
+                    exit_code=exit_code,
+                    started_at=time.time() - duration_s,
+                    duration_s=duration_s,
+                    output=output,
+                    output_bytes=len(output.encode()),
+                    truncated=truncated,
+                    timed_out=timed_out,
+                )
+            )
+        )
+
+    def agent_finished(self, result: AgentResult) -> None:
+        self.bus.emit(
+            AgentFinished(
+                agent=AgentRunRecord(
+                    episode_id=self.episode_id,
+                    conversation_id=self.conversation_id,
+                    role=self.role,
+                    round=self.round,
+                    model=self.model,
+                    scaffold=self.scaffold,
+                    steps=result.steps,
+                    termination=_TERMINATION.get(result.exit_status, result.exit_status),  # type: ignore[arg-type]
+                    usage=Usage(
+                        prompt_tokens=result.prompt_tokens,
+                        completion_tokens=result.completion_tokens,
+                        cost_usd=result.cost,
+                    ),
+                    started_at=self.started,
+                    wall_s=result.wall_s,
+                    model_s=result.model_s,
+                )
+            )
+        )
+
+
+def grade_summary(grade: SampleGrade) -> GradeSummary:
+    passed = sum(c.status == "pass" for c in grade.cases)
+    infra = sum(c.status == "infra_error" for c in grade.cases)
+    return GradeSummary(
+        pass_rate=grade.success_rate,
+        solved=grade.passed,
+        passed=passed,
+        total=len(grade.cases),
+        infra_errors=infra,
+        build_ok=grade.failure_category != "no_executable",
+    )
+
+
+def hidden_grade_event(
+    episode_id: str, round_index: int, grade: SampleGrade, wall_s: float
+) -> HiddenCasesGraded:
+    """Ids and statuses only: the record type has no field for a hidden input or output."""
+    return HiddenCasesGraded(
+        grade=HiddenGradeRecord(
+            episode_id=episode_id,
+            round=round_index,
+            grader_version=grade.grader_version,
+            summary=grade_summary(grade),
+            failure_category=grade.failure_category,
+            cheat_flags=grade.cheat_flags,
+            cases=[HiddenCaseResult(case_id=c.id, status=c.status, wall_s=c.wall_s) for c in grade.cases],
+            wall_s=wall_s,
+        )
+    )
+
+
+def visible_grade_event(
+    episode_id: str,
+    round_index: int,
+    grade: SampleGrade,
+    cases: Sequence[Case],
+    fresh_ids: set[str],
+    wall_s: float,
+) -> VisibleCasesGraded:
+    outputs: dict[str, Any] = {o.id: o for o in grade.outputs}
+    by_id = {c.id: c for c in cases}
+    rows = []
+    for result in grade.cases:
+        case, out = by_id[result.id], outputs.get(result.id)
+        rows.append(
+            VisibleCaseResult(
+                case_id=result.id,
+                origin="fresh" if result.id in fresh_ids else "whitebox",
+                status=result.status,
+                argv=case.argv,
+                stdin=case.stdin,
+                expected_stdout=case.expected_stdout or b"",
+                expected_exit=case.expected_exit,
+                stdout=out.stdout if out else b"",
+                exit_code=result.exit_code,
+                stderr=out.stderr.decode("utf-8", "replace")[-4000:] if out else "",
+                wall_s=result.wall_s,
+            )
+        )
+    return VisibleCasesGraded(
+        grade=VisibleGradeRecord(
+            episode_id=episode_id,
+            round=round_index,
+            grader_version=grade.grader_version,
+            summary=grade_summary(grade),
+            cases=rows,
+            wall_s=wall_s,
+        )
+    )

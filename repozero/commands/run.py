@@ -1,0 +1,93 @@
+"""`repozero run`: the main job — a dataset, a model, a scaffold and an ACE budget, on one event loop."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from repozero.commands import add_command
+from repozero.commands.common import config_from_args, print_json
+from repozero.errors import UsageError
+from repozero.orchestrator.protocols import PROTOCOLS
+from repozero.orchestrator.run import RunSummary, resume_run, start_run
+from repozero.orchestrator.spec import RunSpec
+
+
+def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
+    cmd = add_command(subparsers, "run", "run every (sample, attempt) episode with ACE; resumable", parent)
+    cmd.add_argument("--dataset", help="dataset folder or builtin:NAME")
+    cmd.add_argument("--model", help="endpoint name from config, or fake:POLICY (a scripted loopback server)")
+    cmd.add_argument("--scaffold", choices=["bash", "tools"], help="agent scaffold (default: agent.scaffold)")
+    cmd.add_argument("--ace-rounds", type=int, help="ACE budget: 0 = coding only, 1 = code-test-refine, ...")
+    cmd.add_argument("--attempts", type=int, help="attempts per sample (best-of-n; pass@k in reports)")
+    cmd.add_argument("--protocol", choices=sorted(PROTOCOLS), help="what agents see and how ACE runs")
+    cmd.add_argument("--samples", metavar="GLOB", help="only samples whose id matches")
+    cmd.add_argument("--sandbox", choices=["local", "docker"], help="sandbox backend (default: config)")
+    cmd.add_argument("--concurrency", type=int, help="episodes in flight (default: run.concurrency)")
+    cmd.add_argument("--out", metavar="RUN_DIR", help="run directory (default: runs/<time>-<model>-...)")
+    cmd.add_argument(
+        "--resume", metavar="RUN_DIR", type=Path, help="resume a run: finished episodes are kept"
+    )
+    cmd.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    cmd.set_defaults(func=_run)
+
+
+def _spec(args: argparse.Namespace, config: Any) -> RunSpec:
+    if not args.dataset or not args.model:
+        raise UsageError("give --dataset and --model (or --resume RUN_DIR)")
+    rounds = config.run.ace_rounds if args.ace_rounds is None else args.ace_rounds
+    attempts = config.run.attempts if args.attempts is None else args.attempts
+    if rounds < 0 or attempts < 1:
+        raise UsageError("--ace-rounds must be ≥ 0 and --attempts ≥ 1")
+    return RunSpec(
+        dataset=args.dataset,
+        model=args.model,
+        scaffold=args.scaffold or config.agent.scaffold,
+        ace_rounds=rounds,
+        attempts=attempts,
+        protocol=args.protocol or config.run.protocol,
+        samples=args.samples,
+        sandbox=args.sandbox,
+        out=args.out,
+        concurrency=args.concurrency or config.run.concurrency,
+    )
+
+
+def _run(args: argparse.Namespace) -> int:
+    config = config_from_args(args)
+    if args.resume is not None:
+        fixed = [
+            f
+            for f in ("dataset", "model", "scaffold", "ace_rounds", "protocol", "samples")
+            if getattr(args, f)
+        ]
+        if fixed:
+            raise UsageError(f"--resume keeps the run's settings; drop --{fixed[0].replace('_', '-')}")
+        summary = resume_run(config, args.resume, args.attempts)
+    else:
+        summary = start_run(config, _spec(args, config))
+    _report(summary, args.json)
+    return 130 if summary.interrupted else 0
+
+
+def _report(summary: RunSummary, as_json: bool) -> None:
+    if as_json:
+        print_json(
+            {
+                "run_dir": summary.run_dir,
+                "episodes": summary.episodes,
+                "finished": summary.finished,
+                "pass_rate": summary.pass_rate,
+                "success_rate": summary.success_rate,
+                "infra_failures": summary.infra_failures,
+            }
+        )
+        return
+    state = "interrupted" if summary.interrupted else "done"
+    print(
+        f"{state}: {summary.finished}/{summary.episodes} episodes finished in {summary.run_dir}\n"
+        f"pass rate {summary.pass_rate:.3f}   success rate {summary.success_rate:.3f}   "
+        f"infra failures {summary.infra_failures} (reported apart, not scored)\n"
+        f"report: repozero report {summary.run_dir}"
+    )
