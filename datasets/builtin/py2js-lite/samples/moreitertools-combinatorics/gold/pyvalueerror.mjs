@@ -1,0 +1,2 @@
+// Python's ValueError, raised by the ported functions and printed as "name: error: message".
+export class PyValueError extends Error {}
