@@ -15,3 +15,7 @@ class RunConfig(Record, kw_only=True):
     attempts: int = 1
     protocol: str = "repozero-strict"
     out: str = "runs"
+    infra_retries: int = 2
+    """An episode that fails for infrastructure reasons is restarted up to this many times."""
+    fake_latency_ms: float = 0.0
+    """With `--model fake:POLICY`: the loopback server's latency per call (for demos and benchmarks)."""

@@ -66,7 +66,9 @@ def start_run(config: Config, spec: RunSpec) -> RunSummary:
     return _execute(config, spec, dataset, protocol, run_dir, manifest, keys)
 
 
-def resume_run(config: Config, run_dir: Path, attempts: int | None) -> RunSummary:
+def resume_run(
+    config: Config, run_dir: Path, attempts: int | None, concurrency: int | None = None
+) -> RunSummary:
     """Skip finished episodes, restart interrupted ones, run new attempts; refuse a changed dataset."""
     manifest = read_manifest(run_dir)
     dataset = load_dataset(manifest.dataset_path)
@@ -90,7 +92,7 @@ def resume_run(config: Config, run_dir: Path, attempts: int | None) -> RunSummar
         protocol=protocol.name,
         sandbox=manifest.sandbox_backend,
         out=str(run_dir),
-        concurrency=config.run.concurrency,
+        concurrency=concurrency or config.run.concurrency,
         seed=manifest.seed,
     )
     keys = [EpisodeKey(sample=s, attempt=a) for a in range(spec.attempts) for s in manifest.samples]
@@ -179,7 +181,8 @@ async def _run_all(
                 open_backend(config, spec.sandbox, run_id=manifest.run_id)
             )
             oracle = await stack.enter_async_context(open_oracle(config.oracle))
-            provider = await stack.enter_async_context(open_model(config, spec.model, dataset))
+            fake = {"latency_ms": config.run.fake_latency_ms} if config.run.fake_latency_ms else {}
+            provider = await stack.enter_async_context(open_model(config, spec.model, dataset, **fake))
             bus = EventBus([writer])
             bus.emit(RunStarted(run=_run_record(manifest)))
             ctx = _context(

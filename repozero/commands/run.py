@@ -64,7 +64,7 @@ def _run(args: argparse.Namespace) -> int:
         ]
         if fixed:
             raise UsageError(f"--resume keeps the run's settings; drop --{fixed[0].replace('_', '-')}")
-        summary = resume_run(config, args.resume, args.attempts)
+        summary = resume_run(config, args.resume, args.attempts, args.concurrency)
     else:
         summary = start_run(config, _spec(args, config))
     _report(summary, args.json)
