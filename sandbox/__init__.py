@@ -1,5 +1,6 @@
 """Sandboxes: the one contract (`Sandbox`), and backends that implement it."""
 
+from repozero.sandbox.backends import create_backend
 from repozero.sandbox.base import (
     DEFAULT_OUTPUT_CAP,
     CaseInput,
@@ -10,7 +11,6 @@ from repozero.sandbox.base import (
     SandboxProcess,
     SandboxSpec,
 )
-from repozero.sandbox.backends import create_backend
 from repozero.sandbox.local import LocalBackend, LocalSandbox
 from repozero.sandbox.shell import ShellSession
 from repozero.sandbox.toolchains import toolchain_versions

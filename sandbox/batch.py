@@ -33,6 +33,7 @@ OOM_MARKERS = (
     b"JavaScript heap out of memory",
     b"Reached heap limit",
     b"Allocation failed - process out of memory",
+    b"Array buffer allocation failed",
     b"std::bad_alloc",
     b"Cannot allocate memory",
     b"MemoryError",

@@ -135,10 +135,14 @@ def _bwrap(iso: Isolation, layout: Layout, spec: SandboxSpec, cwd: str) -> list[
     argv += ["--die-with-parent", "--new-session", "--hostname", "sandbox"]
     if not iso.privileged:
         argv.append("--unshare-user")
+    made: set[str] = set()
     for option, src, dest in _binds(layout, spec):
         for parent in _parents(dest):
-            argv += ["--dir", parent]
+            if parent not in made:
+                argv += ["--dir", parent]
+                made.add(parent)
         argv += [option, src, dest]
+        made = {p for p in made if not (p == dest or p.startswith(dest + "/"))}  # now hidden by the bind
     for link, target in (("/bin", "usr/bin"), ("/lib", "usr/lib"), ("/lib64", "usr/lib64")):
         argv += ["--symlink", target, link]
     argv += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/", "--chdir", cwd]

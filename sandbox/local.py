@@ -126,7 +126,8 @@ class LocalSandbox:
         cwd: str | None,
         env: Mapping[str, str] | None,
         stdin: int,
-        stderr: object,
+        stderr: int,
+        stdout: int = subprocess.PIPE,
     ) -> anyio.abc.Process:
         ws, iso = self._need()
         if isinstance(argv, str) or not argv:
@@ -137,7 +138,7 @@ class LocalSandbox:
         host_cwd = str(ws.root) if iso.namespaces else where
         try:
             return await anyio.open_process(
-                chain, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr,  # type: ignore[arg-type]
+                chain, stdin=stdin, stdout=stdout, stderr=stderr,
                 cwd=host_cwd, env=full_env, start_new_session=True,
             )  # fmt: skip
         except OSError as exc:
@@ -156,11 +157,12 @@ class LocalSandbox:
         ws, _ = self._need()
         argv = ["sh", "-c", cmd] if isinstance(cmd, str) else list(cmd)
         oom_before = ws.cgroups.oom_kills() if ws.cgroups else 0
-        proc = await self._spawn(
-            argv, cwd=cwd, env=env, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )  # fmt: skip
-        got = await collect(proc, stdin=stdin, cap=output_cap, deadline=deadline_after(timeout_s))
+        stdin_mode = subprocess.PIPE if stdin is not None else subprocess.DEVNULL
+
+        async def spawn(stdout: int, stderr: int) -> anyio.abc.Process:
+            return await self._spawn(argv, cwd=cwd, env=env, stdin=stdin_mode, stdout=stdout, stderr=stderr)
+
+        got = await collect(spawn, stdin=stdin, cap=output_cap, deadline=deadline_after(timeout_s))
         stderr = got.stderr.value()
         oom = not got.timed_out and (
             (ws.cgroups is not None and ws.cgroups.oom_kills() > oom_before)
@@ -216,7 +218,7 @@ class LocalSandbox:
         cfg = self.config
         argv = batch.driver_argv(
             timeout_s=timeout_s, output_cap=output_cap, stderr_cap=cfg.stderr_cap,
-            kill_after_s=cfg.case_kill_after_s, cwd=self._cwd(cwd), kill_strays=iso.namespaces,
+            kill_after_s=cfg.case_kill_after_s, cwd=self._cwd(cwd), kill_strays=iso.namespaces or iso.privileged,
         )  # fmt: skip
         oom_before = ws.cgroups.oom_kills() if ws.cgroups else 0
         result = await self.exec(

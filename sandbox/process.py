@@ -7,6 +7,7 @@ import math
 import os
 import signal
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import anyio
@@ -97,14 +98,41 @@ class Collected:
         self.wall_s = 0.0
 
 
-async def _pump(stream: anyio.abc.ByteReceiveStream | None, sink: HeadCapture) -> None:
-    if stream is None:
-        return
-    async with stream:
-        async for chunk in stream:
-            sink.feed(chunk)
-            if sink.full:
-                return  # closing our end: a writer past the cap gets SIGPIPE / EPIPE
+class _Pipe:
+    """An OS pipe whose read end we own: closing it at the cap really closes it (the writer gets SIGPIPE),
+    which anyio's process streams cannot do (their `aclose` leaves the pipe open and buffering)."""
+
+    def __init__(self) -> None:
+        self.read_fd, self.write_fd = os.pipe()
+        os.set_blocking(self.read_fd, False)
+
+    def close_write(self) -> None:
+        if self.write_fd >= 0:
+            os.close(self.write_fd)
+            self.write_fd = -1
+
+    def close(self) -> None:
+        self.close_write()
+        if self.read_fd >= 0:
+            os.close(self.read_fd)
+            self.read_fd = -1
+
+    async def drain(self, sink: HeadCapture) -> None:
+        """Read until end of file or until `sink` is full, then close the read end."""
+        try:
+            while True:
+                await anyio.wait_readable(self.read_fd)
+                try:
+                    data = os.read(self.read_fd, 1 << 16)
+                except BlockingIOError:
+                    continue
+                if not data:
+                    return
+                sink.feed(data)
+                if sink.full:
+                    return
+        finally:
+            self.close()
 
 
 async def _feed(stream: anyio.abc.ByteSendStream | None, data: bytes | None) -> None:
@@ -118,9 +146,23 @@ async def _feed(stream: anyio.abc.ByteSendStream | None, data: bytes | None) -> 
         pass  # the command did not read all of its stdin
 
 
-async def collect(proc: anyio.abc.Process, *, stdin: bytes | None, cap: int, deadline: float) -> Collected:
-    """Feed stdin, read both pipes up to `cap`, wait for exit; kill the process tree at `deadline`."""
+SpawnFn = Callable[[int, int], Awaitable[anyio.abc.Process]]
+"""Starts the command with the given stdout and stderr file descriptors."""
+
+
+async def collect(spawn: SpawnFn, *, stdin: bytes | None, cap: int, deadline: float) -> Collected:
+    """Start the command, feed stdin, read both pipes up to `cap`, wait for exit; at `deadline` kill the
+    process tree. Output past the cap is not read: the pipe is closed and the writer gets SIGPIPE."""
     result = Collected(cap)
+    out, err = _Pipe(), _Pipe()
+    try:
+        proc = await spawn(out.write_fd, err.write_fd)
+    except BaseException:
+        out.close()
+        err.close()
+        raise
+    out.close_write()
+    err.close_write()
     started = time.monotonic()
     try:
         with anyio.CancelScope(deadline=deadline) as scope:
@@ -130,8 +172,8 @@ async def collect(proc: anyio.abc.Process, *, stdin: bytes | None, cap: int, dea
                 async def drain() -> None:
                     async with anyio.create_task_group() as inner:
                         inner.start_soon(_feed, proc.stdin, stdin)
-                        inner.start_soon(_pump, proc.stdout, result.stdout)
-                        inner.start_soon(_pump, proc.stderr, result.stderr)
+                        inner.start_soon(out.drain, result.stdout)
+                        inner.start_soon(err.drain, result.stderr)
                     drained.set()
 
                 tg.start_soon(drain)
@@ -145,6 +187,8 @@ async def collect(proc: anyio.abc.Process, *, stdin: bytes | None, cap: int, dea
             _kill_tree(proc)
             result.exit_code = exit_status(await proc.wait())
             await proc.aclose()
+            out.close()
+            err.close()
     result.wall_s = time.monotonic() - started
     return result
 
@@ -182,8 +226,8 @@ def kill_namespace_strays(outer_pid: int, keep: tuple[int, ...] = (1, 2)) -> int
     """
     inits = _children(outer_pid)
     first = _ns_pid(inits[0]) if inits else None
-    if first is None:
-        return 0
+    if first is None or first[0] == os.readlink("/proc/self/ns/pid"):
+        return 0  # not (yet) in a namespace of its own: never sweep the host's namespace
     target_ns, killed = first[0], 0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():

@@ -42,9 +42,14 @@ def _start_time(pid: int) -> str:
     return stat.rsplit(")", 1)[1].split()[19]
 
 
+def _status_files() -> list[Path]:
+    """/proc/PID/status of every process (listdir, not glob: glob trips over processes exiting meanwhile)."""
+    return [Path("/proc", d, "status") for d in os.listdir("/proc") if d.isdigit()]
+
+
 def _procs_of_uid(uid: int) -> list[int]:
     pids = []
-    for status in Path("/proc").glob("[0-9]*/status"):
+    for status in _status_files():
         try:
             for line in status.read_text().splitlines():
                 if line.startswith("Uid:"):
@@ -58,7 +63,7 @@ def _procs_of_uid(uid: int) -> list[int]:
 
 def _live_uids() -> set[int]:
     uids = set()
-    for status in Path("/proc").glob("[0-9]*/status"):
+    for status in _status_files():
         try:
             text = status.read_text()
         except OSError:

@@ -12,7 +12,7 @@ A backend that owns tasks or connections is entered with `async with` for the te
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 import pytest
 
@@ -20,7 +20,7 @@ from repozero.sandbox import Sandbox, SandboxBackend, SandboxSpec, create_backen
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.docker_client import docker_unavailable
 
-__all__ = ["BACKEND_PARAMS", "SMALL_SPEC", "sandbox", "sandbox_backend"]
+__all__ = ["BACKEND_PARAMS", "LOCAL_PLAIN", "SMALL_SPEC", "open_backend", "sandbox", "sandbox_backend"]
 
 BACKEND_PARAMS = [
     pytest.param("local", id="local"),
@@ -46,13 +46,28 @@ SMALL_SPEC = SandboxSpec(
 """Tight limits so attacks hit them fast."""
 
 
-@pytest.fixture(params=BACKEND_PARAMS)
-async def sandbox_backend(request: pytest.FixtureRequest) -> AsyncIterator[SandboxBackend]:
-    backend = create_backend(SandboxConfig(backend=request.param), request.param)
+LOCAL_PLAIN = pytest.param("local-plain", id="local-plain")
+"""The local backend without namespaces (what a host without bubblewrap gets): the attack suite runs it
+too, to document what it cannot contain."""
+
+
+@asynccontextmanager
+async def open_backend(name: str) -> AsyncIterator[SandboxBackend]:
+    """A backend by test name ("local", "local-plain", "docker"), entered for the duration if it needs it."""
+    if name == "local-plain":
+        backend = create_backend(SandboxConfig(backend="local", local_isolation="plain"), "local")
+    else:
+        backend = create_backend(SandboxConfig(backend=name), name)
     if isinstance(backend, AbstractAsyncContextManager):
         async with backend:
             yield backend
     else:
+        yield backend
+
+
+@pytest.fixture(params=BACKEND_PARAMS)
+async def sandbox_backend(request: pytest.FixtureRequest) -> AsyncIterator[SandboxBackend]:
+    async with open_backend(request.param) as backend:
         yield backend
 
 

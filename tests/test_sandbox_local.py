@@ -24,6 +24,10 @@ CONTRACT_ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TZ": "UTC"}
 ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (CI runs as root)")
 
 
+def _exists(path: str | Path) -> bool:
+    return Path(path).exists()
+
+
 def _env(output: bytes) -> dict[str, str]:
     return dict(line.split("=", 1) for line in output.decode().splitlines() if "=" in line)
 
@@ -146,7 +150,7 @@ async def test_each_sandbox_runs_as_its_own_unprivileged_uid() -> None:
         async with backend.open(SandboxSpec()) as one, backend.open(SandboxSpec()) as two:
             ids = [int((await box.exec(["id", "-u"])).stdout) for box in (one, two)]
             await one.exec("echo x > mine.txt")
-            owner = Path(one._ws.layout.work, "mine.txt").stat().st_uid  # type: ignore[union-attr]
+            owner = os.stat(f"{one._ws.layout.work}/mine.txt").st_uid  # type: ignore[attr-defined]
     assert 0 not in ids and ids[0] != ids[1] and owner == ids[0]
 
 
@@ -163,13 +167,18 @@ async def test_path_holds_the_pinned_node_and_no_python_or_npm() -> None:
     assert not any(line.startswith("no-") for line in found[:4])
 
 
-@ROOT_ONLY
-async def test_python_source_toolchain_sees_a_python_and_its_path_dirs(tmp_path: Path) -> None:
+def _tool_dir(tmp_path: Path) -> Path:
     tmp_path.chmod(0o755)  # exposed paths keep their modes: the sandbox's uid must be able to read them
     tools = tmp_path / "venvbin"
     tools.mkdir()
     (tools / "hello-tool").write_text("#!/bin/sh\necho hello from path_dirs\n")
     (tools / "hello-tool").chmod(0o755)
+    return tools
+
+
+@ROOT_ONLY
+async def test_python_source_toolchain_sees_a_python_and_its_path_dirs(tmp_path: Path) -> None:
+    tools = _tool_dir(tmp_path)
     spec = SandboxSpec(toolchain="python-source", path_dirs=[str(tools)], ro_paths=[str(tmp_path)])
     with anyio.fail_after(20):
         async with LocalBackend().open(spec) as box:
@@ -178,7 +187,7 @@ async def test_python_source_toolchain_sees_a_python_and_its_path_dirs(tmp_path:
             write = await box.exec(["sh", "-c", f"echo x > {tools}/new"])
     assert py.stdout.decode().strip() == str(sys.version_info[:2]), py
     assert hello.stdout == b"hello from path_dirs\n", hello
-    assert write.exit_code != 0 and not (tools / "new").exists()
+    assert write.exit_code != 0 and not _exists(tools / "new")
 
 
 @ROOT_ONLY
@@ -190,8 +199,8 @@ async def test_close_kills_everything_and_removes_the_workspace() -> None:
             await box.shell("sleep 300 &")
             uid = ws.layout.uid
             cgroups = list(ws.cgroups.dirs)
-        assert not Path(ws.root).exists()
-        assert not any(d.exists() for d in cgroups)
+        assert not _exists(ws.root)
+        assert not any(_exists(d) for d in cgroups)
     from repozero.sandbox.workspace import _procs_of_uid
 
     assert _procs_of_uid(uid) == []
@@ -216,22 +225,33 @@ CRASHER = textwrap.dedent(
 
 @ROOT_ONLY
 async def test_a_crashed_runs_sandboxes_are_reaped_at_the_next_start(tmp_path: Path) -> None:
-    from repozero.sandbox.workspace import _procs_of_uid
+    from repozero.sandbox.workspace import _procs_of_uid, reap_stale
 
     base = tmp_path / "sbx"
-    with anyio.fail_after(30):
-        async with await anyio.open_process(
-            [sys.executable, "-c", CRASHER, str(base)], stderr=subprocess.DEVNULL
-        ) as crasher:
-            assert crasher.stdout is not None
-            seen = b""
+    backend = LocalBackend(SandboxConfig(local_root=str(base)))
+    try:
+        with anyio.fail_after(30):
+            root, uid = await _crash_a_run(base)
+            assert _exists(root)  # its processes died with it (bwrap: --die-with-parent); its tmpfs did not
+            async with backend.open(SandboxSpec()) as box:
+                await box.exec(["true"])
+        assert not _exists(root) and _procs_of_uid(uid) == []
+    finally:
+        with anyio.CancelScope(shield=True):
+            await reap_stale(base, await backend.isolation())  # a failed assertion must not leave a mount
+
+
+async def _crash_a_run(base: Path) -> tuple[Path, int]:
+    """Start a process that opens a sandbox (with a background job), SIGKILL it; where it left things."""
+    argv = [sys.executable, "-c", CRASHER, str(base)]
+    async with await anyio.open_process(argv, stderr=subprocess.DEVNULL) as crasher:
+        assert crasher.stdout is not None
+        seen = b""
+        try:
             while b"\n" not in seen.partition(b"SANDBOX ")[2]:
                 seen += await crasher.stdout.receive()
-            line = seen.partition(b"SANDBOX ")[2].decode().split()
+        finally:
             crasher.kill()
             await crasher.wait()
-        root, uid = Path(line[0]), int(line[1])
-        assert root.exists() and _procs_of_uid(uid)
-        async with LocalBackend(SandboxConfig(local_root=str(base))).open(SandboxSpec()) as box:
-            await box.exec(["true"])
-    assert not root.exists() and _procs_of_uid(uid) == []
+    root, uid = seen.partition(b"SANDBOX ")[2].decode().split()[:2]
+    return Path(root), int(uid)

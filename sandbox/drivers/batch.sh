@@ -17,9 +17,12 @@
 # and "done N\n" after the last case. EXIT is 128+N for death by signal N; when the time ran out,
 # `timeout` makes it 124 (TERM was enough) or 137 (KILL was needed).
 #
-# -K: after each case, SIGKILL every other process this user may signal, which catches a grandchild that
-# left the case's process group (`timeout` cannot reach it). Honoured only when the driver is PID 2 of its
-# own PID namespace (the local backend), where that means exactly the case's leftovers.
+# -K: after each case, SIGKILL what it left behind — a background job, a grandchild in its own session —
+# which `timeout` cannot reach: once the case's own process is gone, every leftover has been adopted by
+# init (PID 1 of the namespace: bwrap locally, docker-init in a container), so the driver kills this
+# user's processes adopted since the case began, round after round. Processes that were there before (a
+# persistent shell, a fork server) are not touched. The driver waits for the case, not for end-of-file on
+# its output, so a leftover holding the pipes cannot stall the batch either way.
 set -u
 
 T=""
@@ -56,9 +59,36 @@ while [ -e "$B/entry/$j" ]; do
 done
 [ "$#" -gt 0 ] || { echo "batch driver: empty entry point" >&2; exit 2; }
 
+# ticks: clock ticks since boot at which this (command-substitution) subshell started.
+ticks() {
+  read -r l </proc/self/stat
+  set -- ${l##*) }
+  echo "${20}"
+}
+
+# kill_adopted SINCE: SIGKILL this user's processes adopted by init (pid 1) that started at or after SINCE,
+# round after round (their children are adopted in turn) until none is left.
+kill_adopted() {
+  since=$1 round=0
+  while [ "$round" -lt 100 ]; do
+    round=$((round + 1)) found=0
+    for d in /proc/[0-9]*; do
+      [ -O "$d" ] || continue
+      read -r l 2>/dev/null <"$d/stat" || continue
+      set -- ${l##*) }
+      if [ "$2" = 1 ] && [ "$1" != Z ] && [ "${20}" -ge "$since" ]; then
+        kill -9 "${d#/proc/}" 2>/dev/null && found=1
+      fi
+    done
+    [ "$found" = 0 ] && return 0
+  done
+}
+
 run_case() {
   c=$B/cases/$1
   h=$B/home.$1
+  o=$B/o.$1
+  e=$B/e.$1
   shift
   j=0
   while [ -e "$c/argv/$j" ]; do
@@ -68,25 +98,38 @@ run_case() {
   done
   in=/dev/null
   if [ -e "$c/stdin" ]; then in=$c/stdin; fi
-  mkdir "$h" || exit 2
+  mkfifo "$o" "$e" || exit 2
+  # The readers stop after cap+1 bytes (a writer past the cap gets SIGPIPE).
+  head -c "$((OCAP + 1))" <"$o" >"$B/out" &
+  head -c "$((ECAP + 1))" <"$e" >"$B/err" &
+  since=0
+  if [ "$STRAYS" = 1 ]; then since=$(ticks); fi
   t0=$(date +%s%N)
-  { { env -i PATH="$PATH" LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC HOME="$h" \
-        timeout -k "$KILL" "$T" "$@" <"$in" 3>&-
-      echo "$?" >"$B/rc"
-    } 2>&1 1>&3 3>&- | head -c "$((ECAP + 1))" >"$B/err"
-  } 3>&1 | head -c "$((OCAP + 1))" >"$B/out"
+  env -i PATH="$PATH" LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC HOME="$h" \
+    timeout -k "$KILL" "$T" "$@" <"$in" >"$o" 2>"$e"
+  rc=$?
   t1=$(date +%s%N)
-  if [ "$STRAYS" = 1 ] && [ "$$" = 2 ]; then kill -9 -1 2>/dev/null; fi
-  rc=-1
-  if [ -e "$B/rc" ]; then read -r rc <"$B/rc"; rm -f "$B/rc"; fi
-  ol=$(wc -c <"$B/out")
-  el=$(wc -c <"$B/err")
-  printf 'case %s %s %s %s %s\n' "$i" "$rc" "$((t1 - t0))" "$((ol))" "$((el))"
+  if [ "$STRAYS" = 1 ]; then kill_adopted "$since"; fi
+  wait
+  rm -f "$o" "$e"
+  set -- $(wc -c "$B/out" "$B/err")
+  printf 'case %s %s %s %s %s\n' "$i" "$rc" "$((t1 - t0))" "$1" "$3"
   cat "$B/out" "$B/err"
 }
 
+# A fresh, empty HOME per case, all made at once (one mkdir, in a subshell: "$@" is the entry point).
+n=0
+while [ -d "$B/cases/$n" ]; do n=$((n + 1)); done
+(
+  cd "$B" || exit 2
+  set --
+  k=0
+  while [ "$k" -lt "$n" ]; do set -- "$@" "home.$k"; k=$((k + 1)); done
+  [ "$#" -eq 0 ] || mkdir -- "$@"
+) || { echo "batch driver: cannot make the HOME dirs" >&2; exit 2; }
+
 i=0
-while [ -d "$B/cases/$i" ]; do
+while [ "$i" -lt "$n" ]; do
   run_case "$i" "$@"
   i=$((i + 1))
 done
