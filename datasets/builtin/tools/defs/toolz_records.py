@@ -1,0 +1,71 @@
+"""toolz-records: groupby, countby, frequencies, unique, merge, merge_with, keyfilter, get_in, assoc_in (toolz 1.0.0)."""
+
+from casekit import SampleDef, arg, c
+
+PETS = '[{"type": "cat", "name": "Tom", "age": 3}, {"type": "dog", "name": "Rex"}, {"type": "cat", "name": "Kit", "_id": 7}]'
+MIXED = '[{"t": 1, "a": 2}, {"t": true, "b": [1]}, {"t": 1.0, "a": 3}, {"t": "1"}, {"t": null}, {"t": 0.5}]'
+CASES = [
+    c(stdin=PETS, desc="basic: group pets by type"),
+    c("--key", "name", stdin=PETS, desc="basic: a unique key"),
+    c("--path", "1.name", stdin=PETS, desc="basic: get_in a nested value"),
+    c("--path", "owner.city", "--value", '"Oslo"', stdin=PETS, desc="basic: assoc_in a new path"),
+    c("--key", "age", stdin=PETS, desc="error: KeyError for a missing key"),
+    c("--key", "t", stdin=MIXED, desc="1, true and 1.0 are one key; '1' is another"),
+    c("--key", "t", stdin='[{"t": [1]}, {"t": 2}]', desc="error: unhashable list"),
+    c("--key", "t", stdin='[{"t": 2}, {"t": {"x": 1}}]', desc="error: unhashable dict after a good record"),
+    c("--key", "t", stdin='[{"t": 0}, {"t": false}, {"t": -0.0}, {"t": 0.0}]', desc="zero, false and -0.0"),
+    c("--key", "t", stdin='[{"t": NaN}, {"t": NaN}, {"t": Infinity}, {"t": -Infinity}, {"t": 1e400}]', desc="non-finite keys"),
+    c(stdin="[]", desc="no records"),
+    c(stdin="[{}]", desc="one empty record"),
+    c(stdin='{"type": "cat"}', desc="error: not a list"),
+    c(stdin='[{"type": "cat"}, 5]', desc="error: not all objects"),
+    c(stdin="[{bad json", desc="error: invalid JSON"),
+    c(stdin="", desc="error: empty stdin"),
+    c("--value", "{nope", stdin=PETS, desc="error: invalid --value"),
+    c("--path", "0", stdin=PETS, desc="get_in the first record"),
+    c("--path", "9", stdin=PETS, desc="get_in out of range"),
+    c("--path", "0.name.1", stdin=PETS, desc="get_in into a string"),
+    c("--path", "0.age.x", stdin=PETS, desc="get_in through an int"),
+    c("--path", "name", stdin=PETS, desc="get_in a string step on a list"),
+    c("--path", "-1", stdin=PETS, desc="negative steps are strings"),
+    c("--path", "", stdin=PETS, desc="the empty key"),
+    c("--path", "name", "--value", "[1, 2.5, null]", stdin=PETS, desc="assoc_in replaces a top-level value"),
+    c("--path", "name.first", "--value", "1", stdin=PETS, desc="assoc_in through a non-object"),
+    c("--path", "x.y.z", "--value", '{"deep": true}', stdin='[{"x": {"y": {"w": 1}, "v": 2}}]', desc="assoc_in keeps siblings"),
+    c("--path", "_id", stdin=PETS, desc="keyfilter drops underscore keys"),
+    c("--key", "k", stdin='[{"k": "é"}, {"k": "😀"}, {"k": "\\u00e9"}, {"k": "a\\nb"}]', desc="unicode keys escaped by dumps"),
+    c("--key", "k", stdin='[{"k": "x", "k": "y"}, {"k": "y"}]', desc="duplicate JSON keys"),
+    c("--key", "n", stdin="[" + ",".join(f'{{"n": {i % 7}, "v{i % 3}": {i}}}' for i in range(150)) + "]", desc="long input"),
+    c("--key", "big", stdin='[{"big": 123456789012345678901234567890}, {"big": 123456789012345678901234567890}]', desc="big ints"),
+    c("--key", "$HOME", stdin='[{"$HOME": "`id`"}, {"$HOME": "*"}]', desc="shell metacharacters"),
+    c("--key", "q", stdin='[{"q": "it\'s"}, {"q": "\\"quoted\\""}]', desc="quotes in keys and values"),
+    c("--key", " ", stdin='[{" ": 1}, {" ": 1}]', desc="whitespace key"),
+    c("--size", "1", stdin="[]", desc="usage error (exit 2), dropped by the Oracle"),
+]
+
+SAMPLE = SampleDef(
+    id="toolz-records",
+    requirements=["toolz==1.0.0"],
+    program="toolz_records.py",
+    entry="toolz_records.mjs",
+    category="data structures",
+    api=[
+        "toolz.groupby",
+        "toolz.countby",
+        "toolz.frequencies",
+        "toolz.pluck",
+        "toolz.unique",
+        "toolz.merge",
+        "toolz.merge_with",
+        "toolz.keyfilter",
+        "toolz.get_in",
+        "toolz.assoc_in",
+    ],
+    args=[
+        arg("key", "str", "record field to group and count by (default type)"),
+        arg("path", "str", "dot-separated path for get_in/assoc_in; all-digit steps are list indices (default 0)"),
+        arg("value", "json", "value for assoc_in (default null)"),
+    ],
+    stdin="required",
+    cases=CASES,
+)
