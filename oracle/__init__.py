@@ -1,1 +1,61 @@
-"""repozero.oracle"""
+"""The Oracle (ground truth from the source, filtered for determinism) and the grader."""
+
+from repozero.oracle.actor import Oracle, OracleService, OracleStats, open_oracle
+from repozero.oracle.build import BuildReport, SampleBuild, build_dataset, build_sample
+from repozero.oracle.cache import ResultCache, cache_key
+from repozero.oracle.config import OracleConfig, cache_root
+from repozero.oracle.contract import CONTRACT_VERSION, FIXED_ENV, case_env, exit_status
+from repozero.oracle.filter import decide
+from repozero.oracle.records import (
+    DropReason,
+    EnvSpec,
+    Fingerprint,
+    GroundTruthRequest,
+    ProgramRef,
+    RunResult,
+    Verdict,
+    env_spec,
+    program_ref,
+)
+from repozero.oracle.source_env import (
+    EnvironmentProvider,
+    LocalVenvEnvironment,
+    LocalVenvProvider,
+    SourceEnvironment,
+)
+from repozero.oracle.validate import ValidationReport, validate_dataset
+
+__all__ = [
+    "CONTRACT_VERSION",
+    "FIXED_ENV",
+    "BuildReport",
+    "DropReason",
+    "EnvSpec",
+    "EnvironmentProvider",
+    "Fingerprint",
+    "GroundTruthRequest",
+    "LocalVenvEnvironment",
+    "LocalVenvProvider",
+    "Oracle",
+    "OracleConfig",
+    "OracleService",
+    "OracleStats",
+    "ProgramRef",
+    "ResultCache",
+    "RunResult",
+    "SampleBuild",
+    "SourceEnvironment",
+    "ValidationReport",
+    "Verdict",
+    "build_dataset",
+    "build_sample",
+    "cache_key",
+    "cache_root",
+    "case_env",
+    "decide",
+    "env_spec",
+    "exit_status",
+    "open_oracle",
+    "program_ref",
+    "validate_dataset",
+]

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
+import msgspec
+
 from repozero.records import Record
 
-__all__ = ["OracleConfig"]
+__all__ = ["OracleConfig", "cache_root"]
 
 
 class OracleConfig(Record, kw_only=True):
@@ -16,5 +21,38 @@ class OracleConfig(Record, kw_only=True):
     """Runs per case for inputs proposed during ACE (cheaper, still several fork servers)."""
     timeout_s: float = 10.0
     output_cap: int = 1 << 20
+    stderr_cap: int = 1 << 16
+    """stderr is kept up to this many bytes (feedback only, never compared)."""
     cache_dir: str = ""
     """Empty means `$XDG_CACHE_HOME/repozero` (or `~/.cache/repozero`)."""
+    cache: bool = True
+    """Serve repeated questions from the result cache (keyed by fingerprint, program, input, N, limits)."""
+    servers: int = 20
+    """Fork servers per environment, each a fresh interpreter with its own hash seed; with servers >= N
+    the N repeats of a case all run on different servers (else they wrap around)."""
+    parallel: int = 0
+    """Case runs at once across all servers; 0 means the number of CPUs."""
+    probe_repeats: int = 2
+    """First pass: this many repeats of every case (one on a shifted clock); only cases that survive it
+    get the remaining repeats, so a timing-out or nondeterministic case costs two runs, not N."""
+    clock_shifts: list[str] = msgspec.field(default_factory=lambda: ["+1d", "+34304461s"])
+    """libfaketime offsets for odd-numbered servers (a day; 397 days 1 h 1 min 1 s). Empty: no shift."""
+    faketime_lib: str = ""
+    """Path of libfaketime.so.1; empty means search the usual Debian locations."""
+    batch_max: int = 256
+    """The actor answers at most this many queued requests in one batch."""
+    min_kept: int = 10
+    """A sample with fewer kept cases is marked dropped (the paper's rule)."""
+    whitebox: int = 4
+    """Whitebox cases per live sample."""
+    validate_cases: int = 3
+    """`dataset validate` re-runs this many cases per live sample to detect drift."""
+    validate_repeats: int = 2
+
+
+def cache_root(config: OracleConfig) -> Path:
+    """Where the Oracle keeps environments, staged programs and results."""
+    if config.cache_dir:
+        return Path(config.cache_dir).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "repozero"
