@@ -35,7 +35,8 @@ class ExecResult(Record, kw_only=True):
     stdout: bytes
     stderr: bytes
     exit_code: int
-    """The command's exit status; death by signal N is 128+N (as a shell reports it)."""
+    """The command's exit status; death by signal N is 128+N (as a shell reports it). For a command that
+    ran out of time it is whatever the kill left (124 from `timeout`, 137 for SIGKILL): read `timed_out`."""
     wall_s: float
     timed_out: bool = False
     truncated: bool = False
@@ -87,7 +88,8 @@ class SandboxSpec(Record, kw_only=True):
     tmpfs_mb: int = 512
     path_dirs: list[str] = []
     """Host dirs put first on PATH and exposed read-only at the same path (e.g. a venv's `bin` for the
-    Oracle's `python-source` sandboxes). Never used for target sandboxes."""
+    Oracle's `python-source` sandboxes). Never used for target sandboxes. Like `ro_paths`, they keep
+    their modes: the sandbox's unprivileged user must be able to read them (o+rx)."""
     ro_paths: list[str] = []
     """More host paths exposed read-only at the same path (a venv, a dataset's program folder)."""
 
@@ -150,7 +152,13 @@ class Sandbox(Protocol):
 
     async def open_process(
         self, argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None
-    ) -> SandboxProcess: ...
+    ) -> SandboxProcess:
+        """A long-running process (a fork server) with stdin/stdout pipes; it dies with the sandbox.
+
+        Its stderr is not a pipe of the protocol: the local backend keeps it in a log on the sandbox's
+        tmpfs (`LocalProcess.stderr_tail()`).
+        """
+        ...
 
     async def write_file(self, path: str, data: bytes, *, mode: int = 0o644) -> None: ...
 

@@ -153,8 +153,14 @@ def build_toolchain(name: str, root: Path | None = None) -> Path:
     for folder in (staging, staging / "bin", staging / "libexec"):
         os.chmod(folder, 0o755)
     old = root / f".{final.name}.old.{os.getpid()}"
-    if final.exists():
-        final.rename(old)
-    staging.rename(final)
-    shutil.rmtree(old, ignore_errors=True)
+    try:
+        if final.exists():
+            final.rename(old)
+        staging.rename(final)
+    except OSError:  # another process put its (equal) dir in place meanwhile
+        if not (stamp_file.is_file() and stamp_file.read_text() == stamp):
+            raise SandboxError(f"cannot install toolchain dir {final}") from None
+    finally:
+        shutil.rmtree(old, ignore_errors=True)
+        shutil.rmtree(staging, ignore_errors=True)
     return final
