@@ -130,7 +130,11 @@ class Workspace:
             cgroups = None
             if iso.cgroup_pids and iso.cgroup_memory:
                 cgroups = SandboxCgroups.create(
-                    iso.cgroup_pids, iso.cgroup_memory, sid, pids=spec.pids, memory_mb=spec.memory_mb
+                    iso.cgroup_pids,
+                    iso.cgroup_memory,
+                    _cgroup_name(sid),
+                    pids=spec.pids,
+                    memory_mb=spec.memory_mb,
                 )
             layout = _prepare(root, uid, gid, iso, spec, toolchain, cgroups)
         except BaseException:
@@ -228,6 +232,26 @@ async def _teardown(root: Path, mounted: bool, cgroups: SandboxCgroups | None, u
     shutil.rmtree(root, ignore_errors=True)
 
 
+def _cgroup_name(sid: str) -> str:
+    """`<sandbox id>.<owner pid>.<owner start time>`: a crashed run's groups are found even without its dirs."""
+    return f"{sid}.{os.getpid()}.{_start_time(os.getpid())}"
+
+
+def _owner_alive(pid: int, start: object) -> bool:
+    return bool(pid) and _start_time(pid) == start
+
+
+def _stale_cgroups(iso: Isolation) -> list[Path]:
+    """Per-sandbox cgroups (under any local_root) whose owning process is gone."""
+    found = []
+    for parent in (iso.cgroup_pids, iso.cgroup_memory):
+        for group in Path(parent).glob("sbx-*.*.*") if parent else []:
+            _, pid, start = group.name.split(".", 2)
+            if pid.isdigit() and not _owner_alive(int(pid), start):
+                found.append(group)
+    return found
+
+
 def _stale(base: Path) -> list[tuple[Path, dict[str, object], bool]]:
     """(root, owner record, mounted) of every sandbox dir whose owning process is gone."""
     found: list[tuple[Path, dict[str, object], bool]] = []
@@ -238,8 +262,7 @@ def _stale(base: Path) -> list[tuple[Path, dict[str, object], bool]]:
             if time.time() - root.stat().st_mtime < 60:
                 continue  # another process may be setting it up right now
             owner = {}
-        pid = int(owner.get("pid") or 0)
-        if not (pid and _start_time(pid) == owner.get("start")):
+        if not _owner_alive(int(owner.get("pid") or 0), owner.get("start")):
             found.append((root, owner, os.path.ismount(root)))
     return found
 
@@ -248,12 +271,13 @@ async def reap_stale(base: Path, iso: Isolation) -> int:
     """Tear down sandboxes whose owning process is gone (a crashed or killed run); returns how many."""
     stale = _stale(base)
     for root, owner, mounted in stale:
-        cgroups = None
-        if iso.cgroup_pids and iso.cgroup_memory:
-            dirs = [Path(iso.cgroup_pids) / root.name, Path(iso.cgroup_memory) / root.name]
-            cgroups = SandboxCgroups([d for d in dirs if d.is_dir()])
         uid = owner.get("uid")
-        await _teardown(root, mounted, cgroups, uid if isinstance(uid, int) else None)
-    if stale:
-        log.info("sandbox_reaped_stale", count=len(stale), root=str(base))
+        await _teardown(root, mounted, None, uid if isinstance(uid, int) else None)
+    groups = _stale_cgroups(iso)
+    if groups:
+        cgroups = SandboxCgroups(groups)
+        await cgroups.kill_all()
+        await cgroups.remove()
+    if stale or groups:
+        log.info("sandbox_reaped_stale", sandboxes=len(stale), cgroups=len(groups), root=str(base))
     return len(stale)

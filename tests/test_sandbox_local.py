@@ -233,12 +233,19 @@ async def test_a_crashed_runs_sandboxes_are_reaped_at_the_next_start(tmp_path: P
         with anyio.fail_after(30):
             root, uid = await _crash_a_run(base)
             assert _exists(root)  # its processes died with it (bwrap: --die-with-parent); its tmpfs did not
+            groups = bool((await backend.isolation()).cgroup_pids)
+            assert bool(_groups_of(root.name)) == groups
             async with backend.open(SandboxSpec()) as box:
                 await box.exec(["true"])
-        assert not _exists(root) and _procs_of_uid(uid) == []
+        assert not _exists(root) and _procs_of_uid(uid) == [] and _groups_of(root.name) == []
     finally:
         with anyio.CancelScope(shield=True):
             await reap_stale(base, await backend.isolation())  # a failed assertion must not leave a mount
+
+
+def _groups_of(sid: str) -> list[Path]:
+    """The cgroups of sandbox `sid` (named `<sid>.<owner pid>.<owner start>`)."""
+    return [g for c in ("pids", "memory") for g in Path(f"/sys/fs/cgroup/{c}/repozero").glob(f"{sid}.*")]
 
 
 async def _crash_a_run(base: Path) -> tuple[Path, int]:
