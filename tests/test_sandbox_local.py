@@ -24,6 +24,10 @@ CONTRACT_ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TZ": "UTC"}
 ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (CI runs as root)")
 
 
+def _read_host(path: str) -> bytes:
+    return Path(path).read_bytes()
+
+
 def _exists(path: str | Path) -> bool:
     return Path(path).exists()
 
@@ -94,6 +98,24 @@ async def test_files_round_trip_with_modes_and_new_parent_dirs(sandbox: Sandbox)
         with pytest.raises(SandboxError):
             await sandbox.read_file("missing.txt")
     assert ran.stdout == b"ran\n"
+
+
+async def test_links_inside_the_sandbox_resolve_as_the_sandbox_sees_them(sandbox: Sandbox) -> None:
+    with anyio.fail_after(20):
+        await sandbox.write_file("real/target.txt", b"inside\n")
+        await sandbox.exec(
+            ["sh", "-c", f"ln -s real/target.txt rel && ln -s {sandbox.workdir}/real abs && ln -s /tmp tmp"]
+        )
+        assert await sandbox.read_file("rel") == b"inside\n"
+        assert await sandbox.read_file("abs/target.txt") == b"inside\n"
+        await sandbox.write_file("tmp/through-link.txt", b"via link\n")
+        seen = await sandbox.exec(["cat", "/tmp/through-link.txt"])
+        try:  # the sandbox's own /etc/passwd (docker) or refused (local: outside its writable dirs)
+            climbed = await sandbox.read_file("../../../../etc/passwd")
+        except SandboxError:
+            climbed = b""
+    assert seen.stdout == b"via link\n"
+    assert climbed != _read_host("/etc/passwd")
 
 
 async def test_trees_copy_in_and_out_keeping_links_and_modes(sandbox: Sandbox, tmp_path: Path) -> None:
