@@ -1,0 +1,50 @@
+"""roman-batch: a stdin batch of integers and numerals, sorted and totalled (roman 4.2)."""
+
+from casekit import SampleDef, arg, c
+
+CASES = [
+    c(stdin="1 2 3\n", desc="basic: three integers"),
+    c(stdin="X XX XXX\n", desc="basic: three numerals"),
+    c("--sort", "asc", stdin="10 V 1\n", desc="basic: ascending"),
+    c("--sort", "desc", stdin="iv\n9 mmxx\n", desc="basic: descending, lower case"),
+    c(stdin="4999 1\n", desc="total out of range"),
+    c(stdin="5000\n", desc="OutOfRangeError for an integer"),
+    c(stdin="IIII VV\n", desc="InvalidRomanNumeralError"),
+    c(stdin="N 0\n", desc="zero both ways"),
+    c(stdin="", desc="no input: total 0"),
+    c(desc="stdin is /dev/null"),
+    c(stdin="\n\n   \n\t\n", desc="blank lines only"),
+    c(stdin="١٢ ３\n", desc="Unicode decimal digits"),
+    c(stdin="²\n", desc="superscript two is not decimal"),
+    c(stdin="-5 +5 1.0\n", desc="signs and points are not integers"),
+    c(stdin="x y\r\nz\rw\x0bv\u2028i\n", desc="str.splitlines separators and line numbers"),
+    c(stdin="a\u00a0b\u3000c\n", desc="Unicode whitespace splits tokens"),
+    c(stdin="ı ß ⅻ\n", desc="Unicode case mapping"),
+    c(stdin=" ".join(str(i) for i in range(1, 90)) + "\n", desc="many integers"),
+    c("--sort", "asc", stdin="\n".join(["MMM", "CM", "XC", "IX", "MMMM", "D", "L", "V"]) + "\n", desc="sorted numerals"),
+    c("--sort", "desc", stdin="3 III 3\n", desc="equal values"),
+    c("--sort", "up", stdin="1\n", desc="error: bad sort order"),
+    c(stdin="MCMXCIV MMXXIV\n", desc="two years"),
+    c(stdin="00012 0\n", desc="leading zeros"),
+    c(stdin="$HOME `id` * 'x'\n", desc="shell metacharacters are invalid numerals"),
+    c(stdin="$(echo X) ;rm\n", desc="more shell metacharacters"),
+    c(stdin="M" * 5 + " " + "C" * 4 + "\n", desc="repeated symbols"),
+    c(stdin="99999999999999999999\n", desc="huge integer"),
+    c(stdin="mcm\nMCM\nMcM\n", desc="mixed case"),
+    c(stdin="\ufeffX\n", desc="a BOM sticks to the first token"),
+    c(stdin="XL\nXLX\nLXL\n", desc="valid and invalid tens"),
+    c("--sort", "asc", stdin="2 N 1\n", desc="zero sorts first"),
+    c("--order", "asc", stdin="1\n", desc="usage error (exit 2), dropped by the Oracle"),
+]
+
+SAMPLE = SampleDef(
+    id="roman-batch",
+    requirements=["roman==4.2"],
+    program="roman_batch.py",
+    entry="roman_batch.mjs",
+    category="encoding",
+    api=["roman.toRoman", "roman.fromRoman", "roman.RomanError"],
+    args=[arg("sort", "str", "none (default) | asc | desc")],
+    stdin="required",
+    cases=CASES,
+)
