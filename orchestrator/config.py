@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from repozero.records import Record
 
-__all__ = ["RunConfig"]
+__all__ = ["LimitsConfig", "RunConfig"]
 
 
 class RunConfig(Record, kw_only=True):
@@ -19,3 +19,26 @@ class RunConfig(Record, kw_only=True):
     """An episode that fails for infrastructure reasons is restarted up to this many times."""
     fake_latency_ms: float = 0.0
     """With `--model fake:POLICY`: the loopback server's latency per call (for demos and benchmarks)."""
+    progress_interval_s: float = 10.0
+    """Seconds between plain progress lines when stderr is not a terminal (the live display redraws 4×/s)."""
+
+
+class LimitsConfig(Record, kw_only=True):
+    """Named caps on contended resources (the `[limits]` section); 0 means "from the machine".
+
+    Episodes in flight are `run.concurrency` (`--concurrency N`). Every effective value is recorded in the
+    run manifest's `limiters` and shown, borrowed/total, by the live display (docs/scale.md).
+    """
+
+    sandboxes: dict[str, int] = {}
+    """Agent sandboxes open at once, per backend, e.g. {local = 512, docker = 128}; unset: from memory
+    (local: one per 48 MiB of RAM; docker: one per 128 MiB), at least 8."""
+    grading: int = 0
+    """Grading sandboxes at once (CPU-bound: each runs the target's cases); 0: the number of cores."""
+    oracle: int = 0
+    """Oracle requests in flight at once; 0: 4 per core, at least 8."""
+    docker_api: int = 0
+    """Docker API calls in flight at once; 0: `sandbox.docker_api_concurrency`."""
+    model_connections: dict[str, int] = {}
+    """Requests in flight per endpoint, e.g. {qwen = 512}: sets that endpoint's `max_connections` (and caps
+    its adaptive start); unset endpoints keep their own `max_connections`."""

@@ -12,6 +12,7 @@ from repozero.datasets import Dataset
 from repozero.oracle import Oracle
 from repozero.oracle.grading import GradingPolicy
 from repozero.orchestrator.bus import EventBus
+from repozero.orchestrator.limits import Gauge, new_limiter
 from repozero.orchestrator.protocols import Protocol
 from repozero.orchestrator.results import ResultsStore
 from repozero.sandbox import SandboxBackend
@@ -26,18 +27,34 @@ class EpisodeInfraError(Exception):
 
 @dataclass
 class Limiters:
-    """Named caps on contended resources, shown in the manifest."""
+    """Named caps on contended resources (orchestrator/limits.py sizes them; the manifest records them).
+
+    `episodes`, `sandboxes`, `grading` and `oracle` are the run's own; `watched` holds gauges of limiters
+    that live with their resource (model connections per endpoint, Docker API calls), for the display.
+    """
 
     episodes: anyio.CapacityLimiter
     sandboxes: anyio.CapacityLimiter
     grading: anyio.CapacityLimiter
     oracle: anyio.CapacityLimiter
+    watched: dict[str, Gauge] = field(default_factory=dict)
+
+    @classmethod
+    def sized(cls, sizes: dict[str, int]) -> Limiters:
+        return cls(**{name: new_limiter(sizes[name]) for name in _OWN})
+
+    def gauges(self) -> dict[str, Gauge]:
+        return {**{name: getattr(self, name) for name in _OWN}, **self.watched}
 
     def sizes(self) -> dict[str, int]:
-        return {
-            name: int(getattr(self, name).total_tokens)
-            for name in ("episodes", "sandboxes", "grading", "oracle")
-        }
+        return {name: int(g.total_tokens) for name, g in self.gauges().items()}
+
+    def saturation(self) -> dict[str, tuple[int, int]]:
+        """(borrowed, total) of every limiter, by name."""
+        return {name: (g.borrowed_tokens, int(g.total_tokens)) for name, g in self.gauges().items()}
+
+
+_OWN = ("episodes", "sandboxes", "grading", "oracle")
 
 
 @dataclass

@@ -78,7 +78,8 @@ class Episode:
             for r in range(self.ctx.ace_rounds + 1):
                 if feedback is not None:
                     conv = self._continue(conv, box, r, feedback)
-                feedback, done = await self._round(r, box, conv)
+                with structlog.contextvars.bound_contextvars(round=r):  # on every log line and action
+                    feedback, done = await self._round(r, box, conv)
                 if done:
                     break
         return self._result()

@@ -12,6 +12,7 @@ import secrets
 import signal
 import sys
 import time
+from collections.abc import Sequence
 from contextlib import AsyncExitStack
 from pathlib import Path
 
@@ -25,17 +26,21 @@ from repozero.datasets import Dataset, content_hash, load_dataset
 from repozero.errors import UsageError
 from repozero.oracle import open_oracle
 from repozero.oracle.grading import GRADER_VERSION, GradingPolicy
+from repozero.orchestrator.actions import ACTIONS_FILE, ActionLog
 from repozero.orchestrator.bus import EventBus
 from repozero.orchestrator.context import Limiters, RunContext
+from repozero.orchestrator.display import DisplayMode, RunProgress, show_progress
 from repozero.orchestrator.episodes import run_episode
+from repozero.orchestrator.limits import AdaptiveGauge, effective_config, limiter_sizes
 from repozero.orchestrator.manifest import RunManifest, config_hash, git_sha, read_manifest, write_manifest
+from repozero.orchestrator.observe import ObservedBackend, ObservedOracle, ObservedProvider
 from repozero.orchestrator.protocols import Protocol, get_protocol
 from repozero.orchestrator.results import ResultsStore
 from repozero.orchestrator.spec import EpisodeKey, RunSpec, plan_episodes, run_dir_for
 from repozero.records import Record
 from repozero.sandbox import toolchain_versions
-from repozero.traces import RunFinished, RunFinishedRecord, RunRecord, RunStarted, TraceWriter
-from repozero.wiring import open_backend, open_model
+from repozero.traces import RunFinished, RunFinishedRecord, RunRecord, RunStarted, TraceSink, TraceWriter
+from repozero.wiring import ModelProvider, open_backend, open_model
 
 __all__ = ["RunSummary", "resume_run", "start_run"]
 
@@ -52,8 +57,13 @@ class RunSummary(Record, kw_only=True):
     interrupted: bool = False
 
 
-def start_run(config: Config, spec: RunSpec) -> RunSummary:
-    """Create the run directory (manifest first), then run every episode."""
+def start_run(
+    config: Config, spec: RunSpec, *, display: DisplayMode = "auto", sinks: Sequence[TraceSink] = ()
+) -> RunSummary:
+    """Create the run directory (manifest first), then run every episode.
+
+    `display` shows progress on stderr (docs/scale.md); `sinks` also subscribe to the run's event bus.
+    """
     dataset = load_dataset(spec.dataset)
     protocol = get_protocol(spec.protocol)
     keys = plan_episodes(dataset, spec.samples, spec.attempts)
@@ -63,11 +73,17 @@ def start_run(config: Config, spec: RunSpec) -> RunSummary:
     run_dir.mkdir(parents=True, exist_ok=True)
     manifest = _manifest(config, spec, dataset, protocol, run_dir, sorted({k.sample for k in keys}))
     write_manifest(run_dir, manifest)
-    return _execute(config, spec, dataset, protocol, run_dir, manifest, keys)
+    return _execute(config, spec, dataset, protocol, run_dir, manifest, keys, display, sinks)
 
 
 def resume_run(
-    config: Config, run_dir: Path, attempts: int | None, concurrency: int | None = None
+    config: Config,
+    run_dir: Path,
+    attempts: int | None,
+    concurrency: int | None = None,
+    *,
+    display: DisplayMode = "auto",
+    sinks: Sequence[TraceSink] = (),
 ) -> RunSummary:
     """Skip finished episodes, restart interrupted ones, run new attempts; refuse a changed dataset."""
     manifest = read_manifest(run_dir)
@@ -97,10 +113,13 @@ def resume_run(
     )
     keys = [EpisodeKey(sample=s, attempt=a) for a in range(spec.attempts) for s in manifest.samples]
     manifest = msgspec.structs.replace(
-        manifest, attempts=spec.attempts, resumed_at=[*manifest.resumed_at, time.time()]
+        manifest,
+        attempts=spec.attempts,
+        resumed_at=[*manifest.resumed_at, time.time()],
+        limiters=_sizes(config, spec),
     )
     write_manifest(run_dir, manifest)
-    return _execute(config, spec, dataset, protocol, run_dir, manifest, keys)
+    return _execute(config, spec, dataset, protocol, run_dir, manifest, keys, display, sinks)
 
 
 def _manifest(
@@ -126,18 +145,28 @@ def _manifest(
         seed=spec.seed,
         sandbox_backend=spec.sandbox or config.sandbox.backend,
         toolchains=toolchain_versions(),
-        limiters=_limiters(config, spec).sizes(),
+        limiters=_sizes(config, spec),
     )
 
 
-def _limiters(config: Config, spec: RunSpec) -> Limiters:
-    cores = os.cpu_count() or 2
-    return Limiters(
-        episodes=anyio.CapacityLimiter(spec.concurrency),
-        sandboxes=anyio.CapacityLimiter(max(spec.concurrency, 1)),
-        grading=anyio.CapacityLimiter(cores),
-        oracle=anyio.CapacityLimiter(max(cores * 4, 8)),
-    )
+def _sizes(config: Config, spec: RunSpec) -> dict[str, int]:
+    return limiter_sizes(config, spec.concurrency, spec.sandbox or config.sandbox.backend, spec.model)
+
+
+def _limiters(sizes: dict[str, int], backend: ObservedBackend, provider: ModelProvider) -> Limiters:
+    """The run's own limiters, plus gauges of the endpoint's connections and the Docker API calls."""
+    limiters = Limiters.sized(sizes)
+    name = f"model:{provider.endpoint}"
+    if provider.endpoint == "fake":  # the loopback endpoint is built by open_model: size it before first use
+        fake = provider.models.endpoints["fake"]
+        cap = sizes[name]
+        provider.models.endpoints["fake"] = msgspec.structs.replace(
+            fake, max_connections=cap, start_connections=cap
+        )
+    limiters.watched[name] = AdaptiveGauge(provider.models.endpoint(provider.endpoint).limiter)
+    if backend.name == "docker":
+        limiters.watched["docker_api"] = backend.client.api
+    return limiters
 
 
 def _execute(
@@ -148,10 +177,12 @@ def _execute(
     run_dir: Path,
     manifest: RunManifest,
     keys: list[EpisodeKey],
+    display: DisplayMode = "auto",
+    sinks: Sequence[TraceSink] = (),
 ) -> RunSummary:
     from repozero.runtime import run_async
 
-    return run_async(_run_all, config, spec, dataset, protocol, run_dir, manifest, keys)
+    return run_async(_run_all, config, spec, dataset, protocol, run_dir, manifest, keys, display, sinks)
 
 
 async def _run_all(
@@ -162,50 +193,84 @@ async def _run_all(
     run_dir: Path,
     manifest: RunManifest,
     keys: list[EpisodeKey],
+    display: DisplayMode = "auto",
+    sinks: Sequence[TraceSink] = (),
 ) -> RunSummary:
     store = ResultsStore(run_dir / "results.sqlite")
     done = store.finished_ids()
     todo = [k for k in keys if k.episode_id not in done]
-    log.info(
-        "run_started", run_dir=str(run_dir), episodes=len(keys), todo=len(todo), already_finished=len(done)
-    )
     interrupted = False
-    try:
-        async with AsyncExitStack() as stack:
-            writer = await stack.enter_async_context(
-                TraceWriter(
-                    run_dir / "traces", config.traces, writer_id=f"w{int(time.time())}-{secrets.token_hex(3)}"
-                )
-            )
-            backend = await stack.enter_async_context(
-                open_backend(config, spec.sandbox, run_id=manifest.run_id)
-            )
-            oracle = await stack.enter_async_context(open_oracle(config.oracle))
-            fake = {"latency_ms": config.run.fake_latency_ms} if config.run.fake_latency_ms else {}
-            provider = await stack.enter_async_context(open_model(config, spec.model, dataset, **fake))
-            bus = EventBus([writer])
-            bus.emit(RunStarted(run=_run_record(manifest)))
-            ctx = _context(
-                config, spec, dataset, protocol, run_dir, manifest, backend, oracle, provider, bus, store
-            )
-            interrupted = await _schedule(ctx, todo, spec.infra_retries)
-            bus.emit(
-                RunFinished(
-                    run=RunFinishedRecord(
-                        run_id=manifest.run_id,
-                        finished_at=time.time(),
-                        status="interrupted" if interrupted else "completed",
-                        episodes=len(keys),
-                        solved=sum(r.passed for r in store.episode_results()),
+    with structlog.contextvars.bound_contextvars(run_id=manifest.run_id):
+        log.info(
+            "run_started",
+            run_dir=str(run_dir),
+            episodes=len(keys),
+            todo=len(todo),
+            already_finished=len(done),
+        )
+        try:
+            async with AsyncExitStack() as stack:
+                actions = stack.enter_context(ActionLog(run_dir / ACTIONS_FILE, manifest.run_id))
+                writer = await stack.enter_async_context(
+                    TraceWriter(
+                        run_dir / "traces",
+                        config.traces,
+                        writer_id=f"w{int(time.time())}-{secrets.token_hex(3)}",
                     )
                 )
-            )
-    finally:
-        if interrupted or store.counts().get("running"):
-            store.mark_interrupted()
-        summary = _summary(run_dir, store, len(keys), interrupted)
-        store.close()
+                backend, oracle, provider = await _open_parts(stack, config, spec, dataset, manifest, actions)
+                limiters = _limiters(_sizes(config, spec), backend, provider)
+                progress = RunProgress(len(keys), len(keys) - len(todo), limiters.saturation)
+                bus = EventBus([writer, progress, *sinks])
+                bus.emit(RunStarted(run=_run_record(manifest)))
+                parts = (backend, oracle, provider, bus, store, limiters)
+                ctx = _context(config, spec, dataset, protocol, run_dir, manifest, *parts)
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(show_progress, progress, display, config.run.progress_interval_s)
+                    interrupted = await _schedule(ctx, todo, spec.infra_retries)
+                    tg.cancel_scope.cancel()
+                bus.emit(
+                    RunFinished(
+                        run=RunFinishedRecord(
+                            run_id=manifest.run_id,
+                            finished_at=time.time(),
+                            status="interrupted" if interrupted else "completed",
+                            episodes=len(keys),
+                            solved=_solved(store),
+                        )
+                    )
+                )
+        finally:
+            if interrupted or store.counts().get("running"):
+                store.mark_interrupted()
+            summary = _summary(run_dir, store, len(keys), interrupted)
+            store.close()
     return summary
+
+
+async def _open_parts(
+    stack: AsyncExitStack,
+    config: Config,
+    spec: RunSpec,
+    dataset: Dataset,
+    manifest: RunManifest,
+    actions: ActionLog,
+) -> tuple[ObservedBackend, ObservedOracle, ObservedProvider]:
+    """The sandbox backend, the Oracle and the model provider, each observed (every call an action)."""
+    effective = effective_config(config)
+    backend = await stack.enter_async_context(open_backend(effective, spec.sandbox, run_id=manifest.run_id))
+    oracle = await stack.enter_async_context(open_oracle(config.oracle))
+    fake = {"latency_ms": config.run.fake_latency_ms} if config.run.fake_latency_ms else {}
+    provider = await stack.enter_async_context(open_model(effective, spec.model, dataset, **fake))
+    return (
+        ObservedBackend(backend, actions),
+        ObservedOracle(oracle, actions),
+        ObservedProvider(provider, actions),
+    )
+
+
+def _solved(store: ResultsStore) -> int:
+    return sum(r.passed for r in store.episode_results())
 
 
 def _context(
@@ -220,6 +285,7 @@ def _context(
     provider: object,
     bus: EventBus,
     store: ResultsStore,
+    limiters: Limiters,
 ) -> RunContext:
     agent = config.agent
     limits = AgentLimits(
@@ -250,7 +316,7 @@ def _context(
         provider=provider,
         bus=bus,
         store=store,  # type: ignore[arg-type]
-        limiters=_limiters(config, spec),
+        limiters=limiters,
         oracle_timeout_s=config.oracle.timeout_s,
         oracle_output_cap=config.oracle.output_cap,
     )

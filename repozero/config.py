@@ -15,7 +15,7 @@ import msgspec
 from repozero.agents.config import AgentConfig, EndpointConfig
 from repozero.errors import ConfigError
 from repozero.oracle.config import OracleConfig
-from repozero.orchestrator.config import RunConfig
+from repozero.orchestrator.config import LimitsConfig, RunConfig
 from repozero.records import Record, explain
 from repozero.sandbox.config import SandboxConfig
 from repozero.traces.config import TraceConfig
@@ -32,6 +32,7 @@ class Config(Record, kw_only=True):
     sandbox: SandboxConfig = SandboxConfig()
     oracle: OracleConfig = OracleConfig()
     traces: TraceConfig = TraceConfig()
+    limits: LimitsConfig = LimitsConfig()
 
 
 def _struct_type(tp: Any) -> type | None:

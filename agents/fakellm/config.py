@@ -52,14 +52,23 @@ def fake_policy(model: str) -> str | None:
     return model.removeprefix("fake:") if model.startswith("fake:") else None
 
 
-def fake_endpoint(url: str, policy: str, api: Literal["openai", "anthropic"] = "openai") -> EndpointConfig:
+def fake_endpoint(
+    url: str, policy: str, api: Literal["openai", "anthropic"] = "openai", *, connections: int = 1024
+) -> EndpointConfig:
     """The endpoint config of a fake server at `url` (from `start_fake_server`), asking for token ids.
 
     OpenAI: vLLM flavor, base URL `url/v1`, `return_token_ids` and `logprobs` on. Anthropic: base URL `url`.
+    A loopback server never rate-limits: concurrency starts at `connections` (episodes bound it anyway).
     """
+    sized = {"max_connections": connections, "start_connections": connections, "min_connections": 1}
     if api == "anthropic":
-        return EndpointConfig(api="anthropic", base_urls=[url], model=f"fake:{policy}")
+        return EndpointConfig(api="anthropic", base_urls=[url], model=f"fake:{policy}", **sized)
     extra = {"return_token_ids": True, "logprobs": True, "top_logprobs": 0}
     return EndpointConfig(
-        api="openai", flavor="vllm", base_urls=[f"{url}/v1"], model=f"fake:{policy}", extra_body=extra
+        api="openai",
+        flavor="vllm",
+        base_urls=[f"{url}/v1"],
+        model=f"fake:{policy}",
+        extra_body=extra,
+        **sized,
     )

@@ -1,7 +1,8 @@
 """Scripted policies: how the fake model answers, chosen by `--policy` / `--model fake:POLICY`.
 
 `gold`, `buggy-then-fix`, `never` and `tester` are scripts over the sample's material; `mix:P@GLOB,…`
-picks one per sample id (first matching glob wins); `replay:FILE` answers from recorded responses.
+picks one per sample id (first matching glob wins); `replay:FILE` answers from recorded responses;
+`steps:N` runs N trivial commands and submits (load tests and benchmarks: no files, no material).
 Whatever the policy, a `role=tester` request is answered by proposing the sample's tester inputs.
 """
 
@@ -12,16 +13,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
-from repozero.agents.fakellm.actions import Propose, Say, Submit, render
-from repozero.agents.fakellm.chat import ChatRequest, Header, Reply
+from repozero.agents.fakellm.actions import Propose, Say, Shell, Submit, render
+from repozero.agents.fakellm.chat import ChatRequest, Header, Reply, feedback_counts
 from repozero.agents.fakellm.material import SampleShelf
 from repozero.agents.fakellm.replay import ReplayBook
-from repozero.agents.fakellm.script import Variant, coder_action
+from repozero.agents.fakellm.script import Variant, coder_action, effective_turns
 from repozero.errors import UsageError
 
 __all__ = ["POLICY_NAMES", "Policy", "PolicyError", "parse_policy"]
 
-POLICY_NAMES = ("gold", "buggy-then-fix", "never", "tester", "mix:POLICY@GLOB,…", "replay:FILE")
+POLICY_NAMES = ("gold", "buggy-then-fix", "never", "tester", "steps:N", "mix:POLICY@GLOB,…", "replay:FILE")
 
 
 class PolicyError(Exception):
@@ -73,6 +74,28 @@ class Scripted:
         return render(action, request, workdir=workdir)
 
 
+class Steps:
+    """A coder that runs `n` trivial commands (`echo step K`), then submits; again after each feedback."""
+
+    def __init__(self, name: str, n: int) -> None:
+        self.name = name
+        self.n = n
+
+    def respond(self, request: ChatRequest, header: Header, shelf: SampleShelf) -> Reply:
+        if header.role == "tester":
+            return tester_reply(request, header, shelf)
+        if header.role != "coder":
+            return render(Say(text=f"The scripted model `{self.name}` plays coders only."), request)
+        messages = request.messages
+        start = max((i for i, m in enumerate(messages) if feedback_counts(m)), default=-1)
+        step = effective_turns(messages[start + 1 :], request)
+        if step >= self.n:
+            return render(Submit(thought=f"Ran {self.n} steps; submitting."), request)
+        return render(
+            Shell(command=f"echo step {step + 1}", thought=f"Step {step + 1} of {self.n}."), request
+        )
+
+
 class Mix:
     """One policy per sample id glob; the first match wins."""
 
@@ -119,6 +142,8 @@ def parse_policy(spec: str, *, nested: bool = False) -> Policy:
     """A policy from its spelling; UsageError naming the policy when it is not one we know."""
     if spec in _SCRIPTED:
         return Scripted(spec, _SCRIPTED[spec])
+    if spec.startswith("steps:"):
+        return Steps(spec, _step_count(spec))
     if spec.startswith("replay:"):
         return Replay(spec, ReplayBook.load(Path(spec.removeprefix("replay:"))))
     if spec.startswith("mix:") and not nested:
@@ -131,3 +156,10 @@ def _mix_rule(spec: str, part: str) -> tuple[str, Policy]:
     if not at or not name or not glob:
         raise UsageError(f"policy {spec!r}: {part!r} is not POLICY@GLOB")
     return glob, parse_policy(name, nested=True)
+
+
+def _step_count(spec: str) -> int:
+    count = spec.removeprefix("steps:")
+    if not count.isdigit():
+        raise UsageError(f"policy {spec!r}: expected steps:N with N a whole number ≥ 0, e.g. steps:20")
+    return int(count)

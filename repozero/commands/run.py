@@ -25,6 +25,13 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     cmd.add_argument("--samples", metavar="GLOB", help="only samples whose id matches")
     cmd.add_argument("--sandbox", choices=["local", "docker"], help="sandbox backend (default: config)")
     cmd.add_argument("--concurrency", type=int, help="episodes in flight (default: run.concurrency)")
+    cmd.add_argument(
+        "--display",
+        choices=["auto", "live", "plain", "off"],
+        default="auto",
+        help="progress on stderr: a live table (terminal), run_progress lines (plain), or none; "
+        "auto picks live on a terminal",
+    )
     cmd.add_argument("--out", metavar="RUN_DIR", help="run directory (default: runs/<time>-<model>-...)")
     cmd.add_argument(
         "--resume", metavar="RUN_DIR", type=Path, help="resume a run: finished episodes are kept"
@@ -40,6 +47,8 @@ def _spec(args: argparse.Namespace, config: Any) -> RunSpec:
     attempts = config.run.attempts if args.attempts is None else args.attempts
     if rounds < 0 or attempts < 1:
         raise UsageError("--ace-rounds must be ≥ 0 and --attempts ≥ 1")
+    if args.concurrency is not None and args.concurrency < 1:
+        raise UsageError(f"--concurrency: must be ≥ 1, got {args.concurrency}")
     return RunSpec(
         dataset=args.dataset,
         model=args.model,
@@ -64,9 +73,9 @@ def _run(args: argparse.Namespace) -> int:
         ]
         if fixed:
             raise UsageError(f"--resume keeps the run's settings; drop --{fixed[0].replace('_', '-')}")
-        summary = resume_run(config, args.resume, args.attempts, args.concurrency)
+        summary = resume_run(config, args.resume, args.attempts, args.concurrency, display=args.display)
     else:
-        summary = start_run(config, _spec(args, config))
+        summary = start_run(config, _spec(args, config), display=args.display)
     _report(summary, args.json)
     return 130 if summary.interrupted else 0
 

@@ -1,0 +1,112 @@
+"""Reading RUN_DIR/actions.jsonl back: which operations started and never ended, and whether the process
+that started them still runs (a live run: how long they have been going) or died (a crash: abandoned)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+from repozero.errors import UsageError
+from repozero.orchestrator.actions import ACTIONS_FILE, process_start
+from repozero.records import Record
+
+__all__ = ["AnomalyReport", "OpenAction", "WriterProcess", "find_open_actions"]
+
+_decode = msgspec.json.Decoder(dict[str, Any]).decode
+_KNOWN = {"a", "op", "t", "run_id", "episode_id", "sample", "attempt", "round"}
+
+
+class WriterProcess(Record, kw_only=True):
+    pid: int
+    opened_at: float
+    live: bool
+
+
+class OpenAction(Record, kw_only=True):
+    """An operation that started and has not ended."""
+
+    action_id: str
+    op: str
+    started_at: float
+    age_s: float
+    state: Literal["running", "abandoned"]
+    """`running`: its process is alive (the run goes on); `abandoned`: its process is gone (a crash)."""
+    pid: int
+    episode_id: str | None = None
+    sample: str | None = None
+    attempt: int | None = None
+    round: int | None = None
+    detail: dict[str, Any] = {}
+
+
+class AnomalyReport(Record, kw_only=True):
+    run_dir: str
+    started: int
+    finished: int
+    processes: list[WriterProcess]
+    open: list[OpenAction]
+    """Oldest first (the longest running at the top)."""
+
+
+def _live(pid: int, proc_start: str) -> bool:
+    return bool(proc_start) and process_start(pid) == proc_start
+
+
+def find_open_actions(run_dir: Path, *, min_age_s: float = 0.0, now: float | None = None) -> AnomalyReport:
+    """Every action of the run that started and never ended, at least `min_age_s` old."""
+    path = run_dir / ACTIONS_FILE
+    if not path.is_file():
+        raise UsageError(f"{path}: no action log (not a run directory, or a run from before action logs)")
+    now = time.time() if now is None else now
+    writers: dict[int, WriterProcess] = {}
+    processes: list[WriterProcess] = []
+    opened: dict[str, tuple[dict[str, Any], WriterProcess | None]] = {}
+    started = finished = 0
+    with path.open("rb") as lines:
+        for line in lines:
+            try:
+                record = _decode(line)
+            except msgspec.DecodeError:  # a line cut by a crash mid-write
+                continue
+            if "process" in record:
+                pid = int(record["process"])
+                proc = WriterProcess(
+                    pid=pid,
+                    opened_at=float(record.get("t", 0.0)),
+                    live=_live(pid, str(record.get("proc_start"))),
+                )
+                writers[pid] = proc
+                processes.append(proc)
+            elif "op" in record:
+                started += 1
+                pid = int(str(record["a"]).split(".", 1)[0], 16)
+                opened[record["a"]] = (record, writers.get(pid))
+            elif "end" in record:
+                finished += 1
+                opened.pop(record.get("a", ""), None)
+    found = [_open_action(r, proc, now) for r, proc in opened.values()]
+    found = sorted((a for a in found if a.age_s >= min_age_s), key=lambda a: a.started_at)
+    return AnomalyReport(
+        run_dir=str(run_dir), started=started, finished=finished, processes=processes, open=found
+    )
+
+
+def _open_action(record: dict[str, Any], proc: WriterProcess | None, now: float) -> OpenAction:
+    started_at = float(record.get("t", 0.0))
+    pid = proc.pid if proc is not None else int(str(record["a"]).split(".", 1)[0], 16)
+    return OpenAction(
+        action_id=str(record["a"]),
+        op=str(record["op"]),
+        started_at=started_at,
+        age_s=max(now - started_at, 0.0),
+        state="running" if proc is not None and proc.live else "abandoned",
+        pid=pid,
+        episode_id=record.get("episode_id"),
+        sample=record.get("sample"),
+        attempt=record.get("attempt"),
+        round=record.get("round"),
+        detail={k: v for k, v in record.items() if k not in _KNOWN},
+    )

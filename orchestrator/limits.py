@@ -1,0 +1,137 @@
+"""The run's named limiters, sized from `[limits]` and the machine (cores, memory), recorded in the manifest.
+
+Four are the run's own `CapacityLimiter`s (episodes, sandboxes, grading, oracle); two live where the
+resource is and are set through their owners' config: model connections per endpoint (each endpoint
+client's adaptive limiter, `max_connections`) and Docker API calls (the shared Docker client's limiter,
+`sandbox.docker_api_concurrency`). The display reads all of them as gauges (borrowed/total).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Protocol
+
+import anyio
+import msgspec
+
+from repozero.agents.fakellm import fake_endpoint, fake_policy
+from repozero.config import Config
+from repozero.errors import ConfigError
+
+__all__ = [
+    "AdaptiveGauge",
+    "Gauge",
+    "effective_config",
+    "limiter_sizes",
+    "machine",
+    "new_limiter",
+]
+
+_MIB = 1 << 20
+_SANDBOX_MIB = {"local": 48, "docker": 128}
+"""Memory per agent sandbox assumed by the default cap (a shell and a small repo; docker adds a container)."""
+
+
+class Gauge(Protocol):
+    """Something with borrowed/total tokens (an anyio `CapacityLimiter`, or an adapter)."""
+
+    @property
+    def borrowed_tokens(self) -> int: ...
+
+    @property
+    def total_tokens(self) -> float: ...
+
+
+class AdaptiveGauge:
+    """An endpoint client's adaptive limiter seen as a gauge (its total moves with rate limiting)."""
+
+    def __init__(self, limiter: object) -> None:
+        self._limiter = limiter
+
+    @property
+    def borrowed_tokens(self) -> int:
+        return int(self._limiter.in_flight)  # type: ignore[attr-defined]
+
+    @property
+    def total_tokens(self) -> float:
+        return float(self._limiter.limit)  # type: ignore[attr-defined]
+
+
+def machine() -> tuple[int, int]:
+    """(cores, bytes of RAM) of this machine."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 2
+    try:
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):
+        memory = 8 << 30
+    return max(cores, 1), memory
+
+
+def _positive(where: str, value: int) -> int:
+    if value < 0:
+        raise ConfigError(f"{where}: must be ≥ 0 (0 means from the machine), got {value}")
+    return value
+
+
+def limiter_sizes(config: Config, concurrency: int, backend: str, model: str) -> dict[str, int]:
+    """Every named limit of a run: what the manifest records and the run enforces."""
+    limits = config.limits
+    cores, memory = machine()
+    for name in limits.sandboxes:
+        if name not in _SANDBOX_MIB:
+            raise ConfigError(f"limits.sandboxes.{name}: unknown backend (known: local, docker)")
+    if concurrency < 1:
+        raise ConfigError(f"run.concurrency: must be ≥ 1, got {concurrency}")
+    sandboxes = _positive(f"limits.sandboxes.{backend}", limits.sandboxes.get(backend, 0))
+    sizes = {
+        "episodes": concurrency,
+        "sandboxes": sandboxes or max(8, memory // (_SANDBOX_MIB[backend] * _MIB)),
+        "grading": _positive("limits.grading", limits.grading) or cores,
+        "oracle": _positive("limits.oracle", limits.oracle) or max(8, 4 * cores),
+    }
+    if backend == "docker":
+        docker_api = _positive("limits.docker_api", limits.docker_api)
+        sizes["docker_api"] = docker_api or config.sandbox.docker_api_concurrency
+    endpoint = _endpoint_name(model)
+    sizes[f"model:{endpoint}"] = _model_connections(config, model, endpoint)
+    return sizes
+
+
+def _endpoint_name(model: str) -> str:
+    return "fake" if fake_policy(model) is not None else model
+
+
+def _model_connections(config: Config, model: str, endpoint: str) -> int:
+    override = _positive(
+        f"limits.model_connections.{endpoint}", config.limits.model_connections.get(endpoint, 0)
+    )
+    if override:
+        return override
+    policy = fake_policy(model)
+    if policy is not None:
+        return fake_endpoint("", policy).max_connections
+    found = config.endpoints.get(endpoint)
+    return found.max_connections if found is not None else 0
+
+
+def effective_config(config: Config) -> Config:
+    """The config the run's parts are built from: `[limits]` applied to endpoints and the Docker client."""
+    limits = config.limits
+    endpoints = dict(config.endpoints)
+    for name, cap in limits.model_connections.items():
+        if name in endpoints and cap > 0:
+            ep = endpoints[name]
+            endpoints[name] = msgspec.structs.replace(
+                ep,
+                max_connections=cap,
+                start_connections=min(ep.start_connections, cap),
+                min_connections=min(ep.min_connections, cap),
+            )
+    sandbox = config.sandbox
+    if limits.docker_api > 0:
+        sandbox = msgspec.structs.replace(sandbox, docker_api_concurrency=limits.docker_api)
+    return msgspec.structs.replace(config, endpoints=endpoints, sandbox=sandbox)
+
+
+def new_limiter(total: int) -> anyio.CapacityLimiter:
+    return anyio.CapacityLimiter(max(total, 1))
