@@ -160,7 +160,7 @@ class DockerSandbox:
         kill_after = self._backend.cfg.docker_kill_after_s
         argv = driver_argv(
             timeout_s=timeout_s, output_cap=output_cap, stderr_cap=BATCH_STDERR_CAP, kill_after_s=kill_after,
-            cwd=self._path(cwd or "."), kill_strays=False,
+            cwd=self._path(cwd or "."), kill_strays=True,
         )  # fmt: skip
         oom_before = self._oom_seen
         result = await self.exec(
