@@ -1,0 +1,124 @@
+"""The `parquet` format: an `episodes` table (one row per episode: outcome, named rewards, cost, timings)
+and a `steps` table (one row per model call: what the call added to its conversation, the response, usage,
+timings, completion ids and logprobs), joined on `episode_id`.
+
+`steps` stays linear in the run's size: each row holds the messages new to that call (`new_messages`,
+JSON) after the `messages_shared` it repeats from the previous call of its conversation, never the
+whole history; full prompt ids are what `rl-steps` is for.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from ..blobs import BlobStore
+from ..messages import ModelCall, TraceMessage
+from .output import ParquetFile
+from .source import FinishedEpisode
+from .trajectories import Trajectory, new_messages
+
+__all__ = ["EPISODE_COLUMNS", "STEP_COLUMNS", "episode_row", "step_rows"]
+
+EPISODE_COLUMNS = [
+    ("run_id", "str"), ("episode_id", "str"), ("group_id", "str"), ("sample", "str"), ("library", "str"),
+    ("attempt", "int32"), ("policy_model", "str"), ("protocol", "str"), ("status", "str"),
+    ("termination_reason", "str"), ("infra_failure", "bool"), ("failure_category", "str"),
+    ("cheat_flags", "strs"), ("reward", "float64"), ("reward_formula", "str"),
+    ("hidden_pass_rate", "floats"), ("hidden_solved", "bools"), ("visible_pass_rate", "floats"),
+    ("visible_solved", "bools"), ("build_ok", "bool"), ("rounds", "int32"), ("model_calls", "int32"),
+    ("prompt_tokens", "int64"), ("completion_tokens", "int64"), ("cost_usd", "float64"), ("wall_s", "float64"),
+    ("model_s", "float64"), ("sandbox_s", "float64"), ("oracle_s", "float64"), ("queue_s", "float64"),
+    ("started_at", "float64"), ("finished_at", "float64"), ("split", "str"),
+]  # fmt: skip
+
+STEP_COLUMNS = [
+    ("run_id", "str"), ("episode_id", "str"), ("trajectory_id", "str"), ("conversation_id", "str"),
+    ("call_id", "str"), ("role", "str"), ("round", "int32"), ("step", "int32"), ("step_index", "int32"),
+    ("num_steps", "int32"), ("is_last_step", "bool"), ("model", "str"), ("endpoint", "str"),
+    ("replica", "str"), ("finish_reason", "str"), ("token_fidelity", "str"), ("prompt_tokens", "int64"),
+    ("completion_tokens", "int64"), ("cached_tokens", "int64"), ("reasoning_tokens", "int64"),
+    ("cost_usd", "float64"), ("started_at", "float64"), ("latency_s", "float64"), ("ttft_s", "float64"),
+    ("queue_wait_s", "float64"), ("retry_wait_s", "float64"), ("retries", "int32"),
+    ("messages_shared", "int32"), ("new_messages", "str"), ("response_content", "str"),
+    ("response_reasoning", "str"), ("response_tool_calls", "tool_calls"), ("prompt_ids_count", "int32"),
+    ("completion_ids", "ids"), ("completion_logprobs", "logprobs"), ("reward", "float64"), ("split", "str"),
+]  # fmt: skip
+
+_encode = msgspec.json.Encoder().encode
+
+
+def episode_row(out: ParquetFile, run_id: str, ep: FinishedEpisode, reward: float, split: str) -> None:
+    r, c = ep.record, out.cols
+    for name, value in (
+        ("run_id", run_id), ("episode_id", r.episode_id), ("group_id", r.group_id), ("sample", r.sample),
+        ("library", r.library), ("attempt", r.attempt), ("policy_model", r.policy_model),
+        ("protocol", r.protocol), ("status", r.status), ("termination_reason", r.termination_reason),
+        ("infra_failure", r.infra_failure), ("failure_category", r.failure_category),
+        ("cheat_flags", r.cheat_flags), ("reward", reward), ("reward_formula", r.reward_formula),
+        ("hidden_pass_rate", r.rewards.hidden_pass_rate), ("hidden_solved", r.rewards.hidden_solved),
+        ("visible_pass_rate", r.rewards.visible_pass_rate), ("visible_solved", r.rewards.visible_solved),
+        ("build_ok", r.rewards.build_ok), ("rounds", r.rounds), ("model_calls", len(ep.calls)),
+        ("prompt_tokens", r.usage.prompt_tokens), ("completion_tokens", r.usage.completion_tokens),
+        ("cost_usd", r.usage.cost_usd), ("wall_s", r.timings.wall_s), ("model_s", r.timings.model_s),
+        ("sandbox_s", r.timings.sandbox_s), ("oracle_s", r.timings.oracle_s), ("queue_s", r.timings.queue_s),
+        ("started_at", r.started_at), ("finished_at", r.finished_at), ("split", split),
+    ):  # fmt: skip
+        c[name].append(value)
+    out.row_done()
+
+
+def step_rows(out: ParquetFile, blobs: BlobStore, run_id: str, traj: Trajectory, reward: float, split: str) -> int:  # fmt: skip
+    """Append one row per model call of a trajectory; returns the rows written."""
+    n, trajectory_id = len(traj.calls), traj.trajectory_id(run_id)
+    prev = None
+    for i, (call, delta) in enumerate(zip(traj.calls, traj.deltas, strict=True)):
+        _step(out, blobs, call, new_messages(prev, call, delta), run_id, trajectory_id, i, n, reward, split)
+        prev = call
+    return n
+
+
+def _step(
+    out: ParquetFile, blobs: BlobStore, call: ModelCall, new: tuple[int, list[TraceMessage]], run_id: str,
+    trajectory_id: str, i: int, n: int, reward: float, split: str,
+) -> None:  # fmt: skip
+    c, u, t, tokens, response = out.cols, call.usage, call.timing, call.tokens, call.response
+    last = i == n - 1
+    for name, value in (
+        ("run_id", run_id), ("episode_id", call.episode_id), ("trajectory_id", trajectory_id),
+        ("conversation_id", call.conversation_id), ("call_id", call.call_id), ("role", call.role),
+        ("round", call.round), ("step", call.step), ("step_index", i), ("num_steps", n),
+        ("is_last_step", last), ("model", call.model), ("endpoint", call.endpoint), ("replica", call.replica),
+        ("finish_reason", call.finish_reason), ("token_fidelity", call.token_fidelity),
+        ("prompt_tokens", u.prompt_tokens), ("completion_tokens", u.completion_tokens),
+        ("cached_tokens", u.cached_tokens), ("reasoning_tokens", u.reasoning_tokens), ("cost_usd", u.cost_usd),
+        ("started_at", t.started_at), ("latency_s", t.latency_s), ("ttft_s", t.ttft_s),
+        ("queue_wait_s", t.queue_wait_s), ("retry_wait_s", t.retry_wait_s), ("retries", len(call.retries)),
+        ("messages_shared", new[0]), ("new_messages", _encode([_resolved(blobs, m) for m in new[1]]).decode()),
+        ("response_content", blobs.text(response.content)),
+        ("response_reasoning", None if response.reasoning is None else blobs.text(response.reasoning)),
+        ("response_tool_calls", [
+            {"id": tc.id, "name": tc.name, "arguments": blobs.text(tc.arguments)} for tc in response.tool_calls
+        ]),
+        ("prompt_ids_count", None if tokens is None or tokens.prompt_ids is None else len(tokens.prompt_ids)),
+        ("reward", reward if last else 0.0), ("split", split),
+    ):  # fmt: skip
+        c[name].append(value)
+    c["completion_ids"].append(tokens.completion_ids if tokens else None)
+    c["completion_logprobs"].append(tokens.completion_logprobs if tokens else None)
+    out.row_done()
+
+
+def _resolved(blobs: BlobStore, m: TraceMessage) -> TraceMessage:
+    """The message with blob references replaced by their text (the common case has none)."""
+    if (
+        m.content.__class__ is str
+        and (m.reasoning is None or m.reasoning.__class__ is str)
+        and all(tc.arguments.__class__ is str for tc in m.tool_calls)
+    ):
+        return m
+    return msgspec.structs.replace(
+        m,
+        content=blobs.text(m.content),
+        reasoning=None if m.reasoning is None else blobs.text(m.reasoning),
+        tool_calls=[msgspec.structs.replace(tc, arguments=blobs.text(tc.arguments)) for tc in m.tool_calls],
+    )
