@@ -81,7 +81,9 @@ def contract_env(path_dirs: list[Path], home: Path) -> dict[str, str]:
     return {"PATH": path, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TZ": "UTC", "HOME": str(home)}
 
 
-async def run(cmd: list[str], stdin: bytes | None, cwd: Path, env: dict[str, str], limiter: anyio.CapacityLimiter) -> Run:
+async def run(
+    cmd: list[str], stdin: bytes | None, cwd: Path, env: dict[str, str], limiter: anyio.CapacityLimiter
+) -> Run:
     async with limiter:
         with anyio.move_on_after(TIMEOUT_S):
             done = await anyio.run_process(
@@ -100,7 +102,7 @@ async def run(cmd: list[str], stdin: bytes | None, cwd: Path, env: dict[str, str
 def describe(case_id: str, want: Run, got: Run) -> str:
     if want.exit != got.exit:
         return f"{case_id}: exit {got.exit}, Python {want.exit}; stderr {got.stderr[-300:]!r}"
-    at = next((i for i, (a, b) in enumerate(zip(want.stdout, got.stdout)) if a != b), None)
+    at = next((i for i, (a, b) in enumerate(zip(want.stdout, got.stdout, strict=False)) if a != b), None)
     at = min(len(want.stdout), len(got.stdout)) if at is None else at
     return (
         f"{case_id}: stdout differs at byte {at}: Python {want.stdout[max(0, at - 40) : at + 40]!r} "
@@ -131,7 +133,9 @@ class SampleChecker:
             entry[0] = str(self.node)
         return [*entry, *argv]
 
-    async def python_runs(self, inputs: list[tuple[list[str], bytes | None]], limiter: anyio.CapacityLimiter) -> list[Run]:
+    async def python_runs(
+        self, inputs: list[tuple[list[str], bytes | None]], limiter: anyio.CapacityLimiter
+    ) -> list[Run]:
         results: list[list[Run]] = [[] for _ in inputs]
 
         async def one(i: int, argv: list[str], stdin: bytes | None) -> None:
@@ -146,7 +150,9 @@ class SampleChecker:
                 self.report.problems.append(f"input {i} {inputs[i][0]!r}: Python output is not deterministic")
         return [r[0] for r in results]
 
-    async def js_runs(self, folder: Path, inputs: list[tuple[list[str], bytes | None]], limiter: anyio.CapacityLimiter) -> list[Run]:
+    async def js_runs(
+        self, folder: Path, inputs: list[tuple[list[str], bytes | None]], limiter: anyio.CapacityLimiter
+    ) -> list[Run]:
         results: list[Run | None] = [None] * len(inputs)
 
         async def one(i: int, argv: list[str], stdin: bytes | None) -> None:
@@ -196,13 +202,19 @@ class SampleChecker:
         self.report.kept = len(kept)
         if len(cases) < 30 or len(kept) < 20:
             self.report.problems.append(f"{len(cases)} cases, {len(kept)} kept: need >= 30 and >= 20")
-        for case, w, g in zip(cases, want, gold):
+        for case, w, g in zip(cases, want, gold, strict=True):
             if (w.exit, w.stdout) != (g.exit, g.stdout):
                 self.report.problems.append("gold " + describe(case.id, w, g))
         await self.check_patch(inputs, want, kept, limiter)
         return self.report
 
-    async def check_patch(self, inputs: list[tuple[list[str], bytes | None]], want: list[Run], kept: list[int], limiter: anyio.CapacityLimiter) -> None:
+    async def check_patch(
+        self,
+        inputs: list[tuple[list[str], bytes | None]],
+        want: list[Run],
+        kept: list[int],
+        limiter: anyio.CapacityLimiter,
+    ) -> None:
         tree = self.buggy_tree()
         tester = self.tester_inputs()
         if tree is None:
@@ -211,13 +223,20 @@ class SampleChecker:
         cases = self.sample.cases
         for i in kept[:WHITEBOX]:
             if (want[i].exit, want[i].stdout) != (buggy[i].exit, buggy[i].stdout):
-                self.report.problems.append("buggy fails whitebox " + describe(cases[i].id, want[i], buggy[i]))
-        if not any((want[i].exit, want[i].stdout) != (buggy[i].exit, buggy[i].stdout) for i in kept[WHITEBOX:]):
+                self.report.problems.append(
+                    "buggy fails whitebox " + describe(cases[i].id, want[i], buggy[i])
+                )
+        if not any(
+            (want[i].exit, want[i].stdout) != (buggy[i].exit, buggy[i].stdout) for i in kept[WHITEBOX:]
+        ):
             self.report.problems.append("buggy.patch: no hidden case reveals the bug")
         if tester:
             t_want = await self.python_runs(tester, limiter)
             t_buggy = await self.js_runs(tree, tester, limiter)
-            if not any(w.exit == 0 and (w.exit, w.stdout) != (b.exit, b.stdout) for w, b in zip(t_want, t_buggy)):
+            if not any(
+                w.exit == 0 and (w.exit, w.stdout) != (b.exit, b.stdout)
+                for w, b in zip(t_want, t_buggy, strict=True)
+            ):
                 self.report.problems.append("tester_inputs.json: no input tells buggy from Python")
 
 
@@ -255,7 +274,11 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"no such sample(s): {', '.join(missing)}")
     reports = anyio.run(check_all, dataset, args.sample, args.jobs)
     if args.json:
-        print(json.dumps({"samples": [r.__dict__ | {"ok": r.ok} for r in reports], "ok": all(r.ok for r in reports)}))
+        print(
+            json.dumps(
+                {"samples": [r.__dict__ | {"ok": r.ok} for r in reports], "ok": all(r.ok for r in reports)}
+            )
+        )
     failed = sum(not r.ok for r in reports)
     print(f"{len(reports) - failed} passed, {failed} failed")
     return 0 if failed == 0 else 1

@@ -21,9 +21,11 @@ def main(folders):
     unidecode = (
         HEADER
         + "// text-unidecode 1.3 data: entry i is the ASCII replacement of code point i + 1 (BMP only).\n"
-        + f"export const TABLE = {json.dumps(table, ensure_ascii=False)}.split(\"\\u00a6\");\n"
+        + f'export const TABLE = {json.dumps(table, ensure_ascii=False)}.split("\\u00a6");\n'
     )
-    entities = HEADER + f"export const NAME2CODEPOINT = new Map({json.dumps(list(name2codepoint.items()))});\n"
+    entities = (
+        HEADER + f"export const NAME2CODEPOINT = new Map({json.dumps(list(name2codepoint.items()))});\n"
+    )
     for folder in folders:
         Path(folder, "unidecode_table.mjs").write_text(unidecode, encoding="utf-8")
         Path(folder, "html_entities.mjs").write_text(entities, encoding="utf-8")

@@ -38,7 +38,7 @@ def main():
         sys.settrace(None)
         sys.stdout.flush()
         with open(out, "w") as handle:
-            json.dump(sorted(f"{f[len(SITE):]}:{n}" for f, n in seen), handle)
+            json.dump(sorted(f"{f[len(SITE) :]}:{n}" for f, n in seen), handle)
 
 
 main()

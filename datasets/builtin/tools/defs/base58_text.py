@@ -38,7 +38,10 @@ CASES = [
     c("--alphabet", "flickr", "--text", "ab", desc="error: unknown alphabet"),
     c("--mode", "decode", desc="error: --text missing"),
     *[c("--text", s, desc="shell metacharacters are plain data") for s in SHELL_METAS],
-    *[c("--mode", "decode", "--text", s, desc="error: shell metacharacter in Base58") for s in SHELL_METAS[:3]],
+    *[
+        c("--mode", "decode", "--text", s, desc="error: shell metacharacter in Base58")
+        for s in SHELL_METAS[:3]
+    ],
     c("--txt", "a", desc="usage error (exit 2), dropped by the Oracle"),
 ]
 

@@ -37,7 +37,7 @@ CASES = [
     c(stdin="1\n1000\n1000000\n1e9\n1e12\n1e15\n1e18\n1e21\n1e24\n", desc="stdin: every decimal unit"),
     c("--mode", "binary", stdin="512\n2048\n5e6\n7e9\nfoo\n\n-3\n", desc="stdin with errors"),
     c(stdin="", desc="empty stdin prints nothing"),
-    c(stdin="\n".join(str(7 ** i) for i in range(40)) + "\n", desc="long list"),
+    c(stdin="\n".join(str(7**i) for i in range(40)) + "\n", desc="long list"),
     *[c("--bytes", s, desc="error: shell metacharacters") for s in SHELL_METAS[:4]],
     c(stdin="$((2**10))\n`echo 5`\n", desc="shell metacharacters on stdin"),
     c("--bytes", "1", "--mode", desc="usage error (exit 2), dropped by the Oracle"),

@@ -2,7 +2,9 @@
 
 from casekit import SHELL_METAS, SampleDef, arg, c
 
-BATCH = "\n".join(["octopus", "matrix", "Person", "MOUSE", "quiz", "analysis", "wolf", "knife", "bus", "fish"])
+BATCH = "\n".join(
+    ["octopus", "matrix", "Person", "MOUSE", "quiz", "analysis", "wolf", "knife", "bus", "fish"]
+)
 CASES = [
     c("--word", "post", desc="basic: regular noun"),
     c("--word", "box", desc="basic: -x takes -es"),
@@ -41,7 +43,12 @@ CASES = [
     c("--word", "day", "--count", "1.5", desc="error: count not an integer"),
     c("--word", "day", "--count", " 2_000 ", desc="count in int() syntax"),
     c(stdin=BATCH, desc="words from stdin"),
-    c("--count", "2", stdin="child\r\nman\rwoman\x0bhuman\u2028zombie\n", desc="stdin split like str.splitlines"),
+    c(
+        "--count",
+        "2",
+        stdin="child\r\nman\rwoman\x0bhuman\u2028zombie\n",
+        desc="stdin split like str.splitlines",
+    ),
     c(stdin="", desc="error: empty stdin"),
     c(stdin="\n\n", desc="blank lines are empty words"),
     c(desc="error: no --word and stdin is /dev/null"),

@@ -21,7 +21,12 @@ CASES = [
     c(stdin="a\u00a0b\u3000c\n", desc="Unicode whitespace splits tokens"),
     c(stdin="ı ß ⅻ\n", desc="Unicode case mapping"),
     c(stdin=" ".join(str(i) for i in range(1, 90)) + "\n", desc="many integers"),
-    c("--sort", "asc", stdin="\n".join(["MMM", "CM", "XC", "IX", "MMMM", "D", "L", "V"]) + "\n", desc="sorted numerals"),
+    c(
+        "--sort",
+        "asc",
+        stdin="\n".join(["MMM", "CM", "XC", "IX", "MMMM", "D", "L", "V"]) + "\n",
+        desc="sorted numerals",
+    ),
     c("--sort", "desc", stdin="3 III 3\n", desc="equal values"),
     c("--sort", "up", stdin="1\n", desc="error: bad sort order"),
     c(stdin="MCMXCIV MMXXIV\n", desc="two years"),
