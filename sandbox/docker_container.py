@@ -2,8 +2,8 @@
 
 The container's own process is `sleep infinity` under Docker's init (`Init: true`, so orphans are reaped),
 run as root with every capability dropped except KILL — only the supervisor uses it; every command runs as
-the unprivileged sandbox user. The root filesystem is read-only; `/work` and `/tmp` are size-limited tmpfs
-(`--storage-opt size` is refused on overlay2 without xfs quotas, the usual host).
+the unprivileged sandbox user. The root filesystem is read-only; `/work` and `/tmp` are tmpfs of
+`spec.tmpfs_mb` each (`--storage-opt size` is refused on overlay2 without xfs quotas, the usual host).
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ from repozero.sandbox.images import BASE_ENV, SANDBOX_GID, SANDBOX_UID
 
 __all__ = [
     "SANDBOX_USER",
-    "TMP_MB",
     "WORKDIR",
     "ContainerLimits",
     "DockerContainer",
@@ -40,7 +39,6 @@ __all__ = [
 
 WORKDIR = "/work"
 SANDBOX_USER = f"{SANDBOX_UID}:{SANDBOX_GID}"
-TMP_MB = 128
 
 log = get_logger(__name__)
 
@@ -105,7 +103,7 @@ def container_config(
             "ShmSize": 64 << 20,
             "Tmpfs": {
                 WORKDIR: f"rw,exec,nosuid,nodev,size={spec.tmpfs_mb}m,mode=0755,{owner}",
-                "/tmp": f"rw,exec,nosuid,nodev,size={TMP_MB}m,mode=1777",
+                "/tmp": f"rw,exec,nosuid,nodev,size={spec.tmpfs_mb}m,mode=1777",
             },
         },
     }

@@ -255,7 +255,21 @@ def _pack_tree(src: Path) -> bytes:
     return buf.getvalue()
 
 
+def _host_safe(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo | None:
+    """As the local backend copies: symlinks stay symlinks (verbatim), specials are skipped; nothing is
+    written outside `dest` or through a link (tarfile's "data" rules for everything but the link text)."""
+    if member.issym():
+        placed = tarfile.data_filter(member.replace(linkname=".", deep=False), dest)
+        return placed.replace(linkname=member.linkname, deep=False)
+    if member.isfile() or member.isdir() or member.islnk():
+        return tarfile.data_filter(member, dest)
+    return None
+
+
 def _unpack_tree(data: bytes, dest: Path) -> None:
     dest.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as tar:
-        tar.extractall(dest, filter="data")  # no absolute paths, no links out of dest, no devices
+        try:
+            tar.extractall(dest, filter=_host_safe)
+        except tarfile.FilterError as exc:
+            raise SandboxError(f"get_tree: refused an entry that would land outside {dest}: {exc}") from exc

@@ -231,8 +231,9 @@ async def test_huge_stdout(box: Sandbox) -> None:
         shell = await box.shell("yes", timeout_s=0.5, output_cap=1 << 16)
     assert result.truncated and not result.timed_out and len(result.stdout) < (1 << 16) + 200
     assert yes[0].truncated and yes[0].exit_code == 128 + 13 and len(yes[0].stdout) == 1 << 16  # SIGPIPE
-    # Node ignores SIGPIPE and queues writes after EPIPE: it ends truncated, or dies for memory first.
-    assert (node[0].truncated or node[0].oom) and len(node[0].stdout) <= 1 << 16
+    # Node ignores SIGPIPE and queues writes after EPIPE: it ends truncated, or dies for memory first — or,
+    # when its first write filled the pipe before the reader ran (one CPU), it spins until its deadline.
+    assert (node[0].truncated or node[0].oom or node[0].timed_out) and len(node[0].stdout) <= 1 << 16
     assert shell.truncated and len(shell.stdout) < (1 << 16) + 200
 
 
