@@ -5,12 +5,16 @@ command (what a `docker exec` per command is to a container), measured in the sa
 
 Each part is an async function in `PARTS` returning `(metric, value)` pairs; `--part all` runs them in
 order. Prints `<metric>: <number>` lines; with the local part the last line is `local_shell_speedup`
-(fresh-process time per command / shell round trip).
+(fresh-process time per command / shell round trip); with the docker part (last under `all`) it is
+`shell_speedup_vs_docker_exec` (a `docker exec` through the Docker CLI / a persistent-shell round trip),
+after the warm-pool acquire time against a cold container start.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import statistics
 import time
 from collections.abc import Awaitable, Callable
@@ -20,6 +24,8 @@ import anyio
 from repozero.log import configure_logging
 from repozero.runtime import run_async
 from repozero.sandbox import LocalBackend, Sandbox, SandboxSpec
+from repozero.sandbox.config import SandboxConfig
+from repozero.sandbox.docker import DockerBackend
 
 Figures = list[tuple[str, float]]
 
@@ -74,8 +80,50 @@ async def local_part(args: argparse.Namespace) -> Figures:
     ]
 
 
+async def _acquire_ms(backend: DockerBackend, spec: SandboxSpec, n: int, *, warm: bool) -> float:
+    """Median time to enter a sandbox: from a full warm pool, or a cold container start."""
+    samples = []
+    for _ in range(n):
+        if warm:
+            await backend.prewarm(spec)  # the pool is full again before each sample
+        start = time.perf_counter()
+        async with backend.open(spec) as box:
+            samples.append(time.perf_counter() - start)
+            assert box.id
+    return statistics.median(samples) * 1000
+
+
+async def docker_part(args: argparse.Namespace) -> Figures:
+    """Docker: persistent shell vs a `docker exec` through the CLI; warm acquire vs a cold start."""
+    spec = SandboxSpec(run_id="bench", sample="sandbox-latency")
+    docker_cli = shutil.which("docker") or "docker"
+    async with DockerBackend(SandboxConfig(docker_pool_size=2), run_id=f"bench-{os.getpid()}") as backend:
+        async with backend.open(spec) as box:
+            figures = await _shell_vs_fresh(box, "docker", args.shell_commands, args.fresh_commands)
+            container = box.id
+
+            async def cli_exec() -> None:
+                result = await anyio.run_process([docker_cli, "exec", container, "true"])
+                assert result.returncode == 0, result
+
+            cli_ms = await _per_call_ms(cli_exec, args.fresh_commands)
+        warm_ms = await _acquire_ms(backend, spec, args.acquires, warm=True)
+    async with DockerBackend(SandboxConfig(docker_pool_size=0), run_id=f"bench-cold-{os.getpid()}") as cold:
+        cold_ms = await _acquire_ms(cold, spec, args.acquires, warm=False)
+    shell_ms = figures[0][1]
+    return [
+        *figures[:2],  # shell round trip, a fresh exec through the API
+        ("docker_cli_exec_ms", cli_ms),
+        ("docker_cold_start_ms", cold_ms),
+        ("docker_warm_acquire_ms", warm_ms),
+        ("docker_warm_vs_cold_speedup", cold_ms / warm_ms),
+        ("shell_speedup_vs_docker_exec", cli_ms / shell_ms),
+    ]
+
+
 PARTS: dict[str, Callable[[argparse.Namespace], Awaitable[Figures]]] = {
     "local": local_part,
+    "docker": docker_part,
 }
 """Benchmark parts in the order `--part all` runs them (the Docker backend adds its own)."""
 
@@ -92,6 +140,9 @@ if __name__ == "__main__":
     parser.add_argument("--part", default="local", help=f"one of {', '.join(PARTS)}, or all")
     parser.add_argument("--shell-commands", type=int, default=2000)
     parser.add_argument("--fresh-commands", type=int, default=100)
+    parser.add_argument(
+        "--acquires", type=int, default=10, help="docker: sandboxes entered, warm and cold each"
+    )
     arguments = parser.parse_args()
     if arguments.part != "all" and arguments.part not in PARTS:
         parser.error(f"--part: expected one of {', '.join(PARTS)} or all")

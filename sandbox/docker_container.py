@@ -134,7 +134,8 @@ async def start_container(
     name = container_name(run_id, "" if pooled else spec.sample)
     config = container_config(image, spec, run_id=run_id, cpus=cpus, pooled=pooled)
     async with client.api:
-        with docker_errors(f"create container from {image}"):
+        # shielded: a create cancelled in flight would leave a container whose id we never learn
+        with anyio.CancelScope(shield=True), docker_errors(f"create container from {image}"):
             created = await client.docker.containers.create(config, name=name)
     try:
         async with client.api:
