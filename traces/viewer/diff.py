@@ -13,14 +13,14 @@ from typing import Any
 
 __all__ = ["byte_diff", "show_bytes"]
 
-_SHOWN = {0x0A: "⏎", 0x0D: "␍", 0x09: "⇥"}
+_SHOWN = {0x0A: "⏎", 0x0D: "\\r", 0x09: "⇥"}
 _MAX_LINES = 400
 _MAX_LINE_BYTES = 2000
 
 
 def show_bytes(data: bytes) -> str:
-    """Bytes as text: UTF-8 where valid, `\\xNN` for other bytes, symbols for newline, CR and tab,
-    `\\xNN` for other control characters."""
+    """Bytes as text: UTF-8 where valid, `\\xNN` for other bytes, `⏎` for newline, `\\r` for CR, `⇥` for
+    tab, `\\xNN` for other control characters, `\\uNNNN` for invisible spaces."""
     text = data.decode("utf-8", "backslashreplace")
     out = []
     for ch in text:

@@ -19,6 +19,7 @@ from .diff import byte_diff, show_bytes
 __all__ = ["episode_view"]
 
 TEXT_CAP = 20_000
+_RANK = {"model_call": 0, "command": 1, "failed_call": 2, "agent_end": 3}
 
 
 def _text(blobs: BlobStore, value: Text | None, cap: int = TEXT_CAP) -> dict[str, Any] | None:
@@ -77,8 +78,8 @@ def _events(ep: FinishedEpisode, blobs: BlobStore) -> dict[int, list[dict[str, A
             "kind": "agent_end", "at": max(a.started_at + a.wall_s, last + 1e-6), "conversation_id": a.conversation_id,
             "role": a.role, "steps": a.steps, "termination": a.termination, "wall_s": a.wall_s, "scaffold": a.scaffold,
         })  # fmt: skip
-    for events in rounds.values():
-        events.sort(key=lambda e: e["at"])
+    for events in rounds.values():  # equal times (coarse clocks): by step, a call before its command
+        events.sort(key=lambda e: (e["at"], e.get("step", 0), _RANK[e["kind"]]))
     return rounds
 
 

@@ -45,12 +45,12 @@ function statusBadge(status) {
   return h("span", { class: `badge status-${status}` }, status);
 }
 
-function longText(value, { open = true, cls = "" } = {}) {
+function longText(value, { open = true, cls = "", maxLines = 40 } = {}) {
   if (!value) return null;
   const pre = h("pre", { class: cls }, value.text);
   const note = value.omitted ? h("p", { class: "omitted" }, `… ${fmt.int(value.omitted)} more characters not shown`) : null;
   const lines = value.text.split("\n").length;
-  if (open && lines <= 40) return h("div", {}, pre, note);
+  if (open && lines <= maxLines) return h("div", {}, pre, note);
   return h("details", {}, h("summary", {}, `${fmt.int(lines)} lines`), pre, note);
 }
 
@@ -197,7 +197,7 @@ function message(m) {
   const label = m.role + (m.name ? ` (${m.name})` : "");
   return h("div", { class: `msg role-${m.role}` }, h("span", { class: "who" }, label),
     m.reasoning ? h("details", { class: "reasoning" }, h("summary", {}, "reasoning"), h("pre", {}, m.reasoning.text)) : null,
-    longText(m.content, { open: m.role !== "system" }),
+    longText(m.content, { open: m.role !== "system", maxLines: m.content && m.content.text.includes("repozero: feedback") ? 400 : 40 }),
     m.tool_calls.map((c) => h("div", { class: "tool-call" }, h("span", { class: "who" }, `→ ${c.name}`), longText(c.arguments))));
 }
 
@@ -233,7 +233,8 @@ function eventItem(ev) {
   if (ev.kind === "failed_call") {
     return h("li", { class: "event failed_call" }, h("b", {}, `${ev.role} · step ${ev.step}: model call failed`), ` ${ev.error}`);
   }
-  return h("li", { class: "event agent_end" }, `${ev.role} finished: ${ev.termination} after ${ev.steps} steps (${fmt.secs(ev.wall_s)})`);
+  const steps = `${ev.steps} step${ev.steps === 1 ? "" : "s"}`;
+  return h("li", { class: "event agent_end" }, `${ev.role} finished: ${ev.termination} after ${steps} (${fmt.secs(ev.wall_s)})`);
 }
 
 function oracleTable(verdicts) {
@@ -265,7 +266,7 @@ function caseDiff(c) {
     : `stdout: expected ${fmt.int(d.expected_bytes)} bytes, got ${fmt.int(d.actual_bytes)}; first difference at byte ${fmt.int(d.first_difference)}`;
   return h("div", { class: "diff", id: `diff-${c.case_id}` },
     h("div", { class: "diff-head" }, h("b", {}, `case ${c.case_id}`), ` (${c.status}) — ${head}`),
-    h("div", { class: "legend" }, "− expected   + actual   ⏎ newline  ␍ CR  ⇥ tab  \\xNN other bytes"),
+    h("div", { class: "legend" }, "− expected   + actual   ⏎ newline   \\r carriage return   ⇥ tab   \\xNN other bytes"),
     h("div", { class: "rows" }, rows),
     d.truncated ? h("p", { class: "omitted" }, "(a window around the first difference)") : null,
     c.stderr && c.stderr.text ? h("details", {}, h("summary", {}, "stderr"), h("pre", {}, c.stderr.text)) : null);
