@@ -59,6 +59,7 @@ class DockerBackend:
         self._pools: dict[ContainerLimits, tuple[WarmPool, anyio.CancelScope]] = {}
         self._images: dict[str, str] = {}
         self._demand: dict[ContainerLimits, int] = {}
+        self._handed_out: set[DockerContainer] = set()
         self._starts = anyio.CapacityLimiter(max(self.cfg.docker_start_concurrency, 1))
         self.server_version = ""
 
@@ -117,6 +118,9 @@ class DockerBackend:
             self.leaked = await self.client.leaked(self.run_id)
             for item in self.leaked:
                 log.warning("sandbox_leaked", run_id=self.run_id, container=item.name, sample=item.sample)
+            for container in self._handed_out:  # never released: close our end before reaping
+                await container.supervisor.aclose()
+            self._handed_out.clear()
             await self.client.reap(self.run_id)
 
     # --- sandboxes ----------------------------------------------------------------------------------
@@ -178,9 +182,10 @@ class DockerBackend:
         pool = self._pool(image, spec, start=self._demand[key] > 1)  # a one-off sandbox starts no pool
         container = pool.acquire_nowait() if pool is not None else None
         if container is None:
-            return await self._start(image, spec, pooled=False)
-        if spec.sample and self._tg is not None:
+            container = await self._start(image, spec, pooled=False)
+        elif spec.sample and self._tg is not None:
             self._tg.start_soon(self._name_for, container, spec)
+        self._handed_out.add(container)
         return container
 
     async def _name_for(self, container: DockerContainer, spec: SandboxSpec) -> None:
@@ -196,6 +201,7 @@ class DockerBackend:
 
     def release(self, container: DockerContainer) -> None:
         """Remove a closed sandbox's container in the background (the backend waits for it at exit)."""
+        self._handed_out.discard(container)
         if self._tg is not None:
             self._tg.start_soon(self._remove, container)
         else:

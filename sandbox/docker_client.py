@@ -62,6 +62,8 @@ def docker_errors(what: str) -> Iterator[None]:
     try:
         yield
     except aiodocker.DockerError as exc:
+        if exc.status == 900:  # aiodocker's code for a connection failure
+            raise SandboxError(f"docker {what}: cannot reach the daemon: {exc.message}") from exc
         raise SandboxError(f"docker {what}: {exc.message} (HTTP {exc.status})") from exc
     except (aiohttp.ClientError, OSError) as exc:
         raise SandboxError(f"docker {what}: cannot reach the daemon: {exc}") from exc
@@ -109,7 +111,8 @@ class DockerClient:
 
                 async def one(cid: str = info["Id"]) -> None:
                     nonlocal removed
-                    removed += int(await self.delete(cid))
+                    gone = await self.delete(cid)  # not `removed += await ...`: that reads before awaiting
+                    removed += int(gone)
 
                 tg.start_soon(one)
         if removed:

@@ -16,6 +16,7 @@ import aiodocker
 import anyio
 
 from repozero.errors import SandboxError
+from repozero.log import get_logger
 from repozero.sandbox.base import DEFAULT_OUTPUT_CAP, ExecResult
 from repozero.sandbox.capture import cut_marker
 from repozero.sandbox.docker_client import DockerClient, docker_errors
@@ -23,10 +24,15 @@ from repozero.sandbox.docker_client import DockerClient, docker_errors
 __all__ = ["WRAPPER", "DockerExecProcess", "effective_timeout", "run_command"]
 
 WRAPPER = (Path(__file__).parent / "drivers" / "docker_exec.sh").read_text()
+HOST_GRACE_S = 0.25
+"""Host-side backstop: past `timeout + kill_after` the host has the supervisor end the command's tree."""
 BACKSTOP_S = 5.0
-"""Host-side backstop: how long past `timeout + kill_after` the host waits before killing from outside."""
+"""How long the host waits for a killed command's stream to end before giving up on it."""
+KILLED_EXIT = 137
 DRAIN_CAP = 64 << 20
 _HEADER = b"RZPID "
+
+log = get_logger(__name__)
 
 Killer = Callable[[int, int], Awaitable[None]]
 """Ends the tree of (pid, start ticks) inside the container (the supervisor's `kill`)."""
@@ -229,7 +235,8 @@ async def run_command(
     stdout = bytearray()
     truncated = backstopped = False
     try:
-        backstop = timeout + kill_after_s + BACKSTOP_S if timeout is not None else math.inf
+        # `timeout -k` inside has ended the command by then; a leftover holding its output is not waited for
+        backstop = timeout + kill_after_s + HOST_GRACE_S if timeout is not None else math.inf
         with anyio.move_on_after(backstop) as scope:
             async with anyio.create_task_group() as tg:
                 if stdin is not None:
@@ -243,7 +250,13 @@ async def run_command(
         backstopped = scope.cancelled_caught
         if truncated or backstopped:
             await proc.kill()
-        exit_code = await proc.wait()
+        exit_code = KILLED_EXIT
+        with anyio.move_on_after(BACKSTOP_S) as waited:
+            exit_code = await proc.wait()
+        if waited.cancelled_caught:
+            log.warning(
+                "sandbox_exec_stream_stuck", container=container_id[:12], argv0=argv[0] if argv else ""
+            )
         wall = time.monotonic() - started
         timed_out = backstopped or (
             timeout is not None and exit_code in (124, 137) and wall >= timeout - 0.01 and not truncated
