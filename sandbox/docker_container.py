@@ -14,6 +14,7 @@ from typing import Any
 
 import anyio
 
+from repozero.errors import SandboxError
 from repozero.log import get_logger
 from repozero.sandbox.base import SandboxSpec
 from repozero.sandbox.docker_client import (
@@ -38,6 +39,7 @@ __all__ = [
 ]
 
 WORKDIR = "/work"
+START_ATTEMPTS = 2
 SANDBOX_USER = f"{SANDBOX_UID}:{SANDBOX_GID}"
 
 log = get_logger(__name__)
@@ -130,7 +132,24 @@ class DockerContainer:
 async def start_container(
     client: DockerClient, image: str, spec: SandboxSpec, *, run_id: str, cpus: float, pooled: bool
 ) -> DockerContainer:
-    """Create and start a container and its supervisor; removes it again if any step fails."""
+    """Create and start a container and its supervisor; a failed start is removed and tried once more.
+
+    The daemon occasionally fails a start for reasons of its own (seen here: "failed to create shim task:
+    ttrpc: closed" when the new shim process dies at once); a second attempt is a new container.
+    """
+    for attempt in range(1, START_ATTEMPTS + 1):
+        try:
+            return await _start_once(client, image, spec, run_id=run_id, cpus=cpus, pooled=pooled)
+        except SandboxError as exc:
+            if attempt == START_ATTEMPTS or "create container" in str(exc):
+                raise
+            log.warning("sandbox_container_start_retry", image=image, attempt=attempt, error=str(exc))
+    raise AssertionError("unreachable")
+
+
+async def _start_once(
+    client: DockerClient, image: str, spec: SandboxSpec, *, run_id: str, cpus: float, pooled: bool
+) -> DockerContainer:
     name = container_name(run_id, "" if pooled else spec.sample)
     config = container_config(image, spec, run_id=run_id, cpus=cpus, pooled=pooled)
     async with client.api:
