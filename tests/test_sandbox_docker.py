@@ -12,12 +12,16 @@ import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import anyio
 import pytest
 
 from repozero.errors import SandboxError
-from repozero.sandbox import SandboxSpec
+from repozero.oracle.docker_env import DockerVenvProvider
+from repozero.oracle.records import EnvSpec, program_ref
+from repozero.oracle.server import Batch, ForkServer
+from repozero.sandbox import CaseInput, SandboxSpec
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.docker import DockerBackend, DockerSandbox, leaked_containers
 from repozero.sandbox.docker_client import (
@@ -217,3 +221,34 @@ def test_images_build_is_cached_and_list_says_built() -> None:
     assert build.stderr.count(b"image_cached") == 2 and b"image_build_started" not in build.stderr
     rows = json.loads(listed.stdout)
     assert {r["name"] for r in rows} == {"node", "python-source"} and all(r["built"] for r in rows)
+
+
+async def test_the_oracles_fork_servers_run_unchanged_in_docker(
+    backend: DockerBackend, tmp_path: Path
+) -> None:
+    program = tmp_path / "prog"
+    program.mkdir()
+    (program / "main.py").write_text(
+        "import os, sys, time\n"
+        "print(' '.join(sys.argv[1:]).upper(), sorted(os.environ), time.gmtime().tm_year > 2030)\n"
+    )
+    ref = program_ref(program, "main.py")
+    with anyio.fail_after(90):
+        async with DockerVenvProvider(backend, tmp_path / "cache") as provider:
+            env = provider.environment(EnvSpec())
+            fingerprint = await env.prepare()
+            batch = Batch(await env.stage_program(ref), ref, 5.0, 1 << 16, 1 << 12)
+            results = []
+            for index, shift in enumerate(["", "+3650d"]):  # the second server runs ten years ahead
+                server = await ForkServer.start(env, index, shift)
+                try:
+                    results += await server.run(batch, [CaseInput(id="c", argv=["a b", "$(id)"])])
+                finally:
+                    await server.aclose()
+    assert fingerprint.entries and any("python" in key for key in fingerprint.entries)
+    contract = "['HOME', 'LANG', 'LC_ALL', 'PATH', 'TZ']"
+    assert [r.stdout for r in results] == [
+        f"A B $(ID) {contract} False\n".encode(),
+        f"A B $(ID) {contract} True\n".encode(),
+    ]
+    assert all(r.exit_code == 0 for r in results)
