@@ -154,7 +154,7 @@ class LocalSandbox:
         timeout_s: float | None = None,
         output_cap: int = DEFAULT_OUTPUT_CAP,
     ) -> ExecResult:
-        ws, _ = self._need()
+        ws, iso = self._need()
         argv = ["sh", "-c", cmd] if isinstance(cmd, str) else list(cmd)
         oom_before = ws.cgroups.oom_kills() if ws.cgroups else 0
         stdin_mode = subprocess.PIPE if stdin is not None else subprocess.DEVNULL
@@ -162,7 +162,9 @@ class LocalSandbox:
         async def spawn(stdout: int, stderr: int) -> anyio.abc.Process:
             return await self._spawn(argv, cwd=cwd, env=env, stdin=stdin_mode, stdout=stdout, stderr=stderr)
 
-        got = await collect(spawn, stdin=stdin, cap=output_cap, deadline=deadline_after(timeout_s))
+        got = await collect(
+            spawn, stdin=stdin, cap=output_cap, deadline=deadline_after(timeout_s), namespaced=iso.namespaces
+        )
         stderr = got.stderr.value()
         oom = not got.timed_out and (
             (ws.cgroups is not None and ws.cgroups.oom_kills() > oom_before)
@@ -184,7 +186,7 @@ class LocalSandbox:
             proc = await self._spawn(argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stderr=stderr)
         finally:
             os.close(stderr)
-        handle = LocalProcess(proc, log_path)
+        handle = LocalProcess(proc, log_path, namespaced=self._iso.namespaces if self._iso else False)
         self._procs = {p for p in self._procs if p.returncode is None}
         self._procs.add(handle)
         return handle

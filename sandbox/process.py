@@ -15,8 +15,10 @@ import anyio.abc
 
 from repozero.sandbox.capture import HeadCapture
 
-__all__ = ["Collected", "LocalProcess", "collect", "exit_status", "kill_namespace_strays"]
+__all__ = ["Collected", "LocalProcess", "collect", "exit_status", "kill_namespace_strays", "terminate"]
 
+TERMINATE_GRACE_S = 1.0
+"""How long bwrap may take to exit once its namespace is gone, before it is killed too."""
 DRAIN_GRACE_S = 0.25
 """After the command exits, how long its pipes may stay open (a background child holding them)."""
 
@@ -27,7 +29,7 @@ def exit_status(returncode: int) -> int:
 
 
 def _kill_tree(proc: anyio.abc.Process) -> None:
-    """SIGKILL the outermost process and its process group (the PID namespace dies with it)."""
+    """SIGKILL the outermost process and its process group."""
     if proc.returncode is not None:
         return
     try:
@@ -40,12 +42,35 @@ def _kill_tree(proc: anyio.abc.Process) -> None:
         pass
 
 
+async def terminate(proc: anyio.abc.Process, *, namespaced: bool) -> None:
+    """Kill a sandboxed process and everything it started.
+
+    Under bubblewrap the outermost process is bwrap, whose child is the PID namespace's init: killing that
+    init ends the whole namespace, and bwrap reaps it and exits. Killing bwrap first would leave the init
+    an orphan — a zombie forever on hosts whose PID 1 does not reap (like this CI VM).
+    """
+    if proc.returncode is not None:
+        return
+    if namespaced:
+        for child in _children(proc.pid):
+            try:
+                os.kill(child, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        with anyio.move_on_after(TERMINATE_GRACE_S):
+            await proc.wait()
+    _kill_tree(proc)
+
+
 class LocalProcess:
     """A `SandboxProcess` over a host subprocess running the launch chain."""
 
-    def __init__(self, proc: anyio.abc.Process, stderr_path: Path | None = None) -> None:
+    def __init__(
+        self, proc: anyio.abc.Process, stderr_path: Path | None = None, *, namespaced: bool = False
+    ) -> None:
         self._proc = proc
         self.stderr_path = stderr_path
+        self.namespaced = namespaced
 
     @property
     def returncode(self) -> int | None:
@@ -68,14 +93,14 @@ class LocalProcess:
             return b""
 
     async def kill(self) -> None:
-        _kill_tree(self._proc)
+        await terminate(self._proc, namespaced=self.namespaced)
 
     async def wait(self) -> int:
         return exit_status(await self._proc.wait())
 
     async def aclose(self) -> None:
         with anyio.CancelScope(shield=True):
-            _kill_tree(self._proc)
+            await terminate(self._proc, namespaced=self.namespaced)
             await self._proc.aclose()
 
     def stderr_tail(self, max_bytes: int = 65536) -> bytes:
@@ -150,7 +175,9 @@ SpawnFn = Callable[[int, int], Awaitable[anyio.abc.Process]]
 """Starts the command with the given stdout and stderr file descriptors."""
 
 
-async def collect(spawn: SpawnFn, *, stdin: bytes | None, cap: int, deadline: float) -> Collected:
+async def collect(
+    spawn: SpawnFn, *, stdin: bytes | None, cap: int, deadline: float, namespaced: bool = False
+) -> Collected:
     """Start the command, feed stdin, read both pipes up to `cap`, wait for exit; at `deadline` kill the
     process tree. Output past the cap is not read: the pipe is closed and the writer gets SIGPIPE."""
     result = Collected(cap)
@@ -184,7 +211,7 @@ async def collect(spawn: SpawnFn, *, stdin: bytes | None, cap: int, deadline: fl
         result.timed_out = scope.cancelled_caught
     finally:
         with anyio.CancelScope(shield=True):
-            _kill_tree(proc)
+            await terminate(proc, namespaced=namespaced)
             result.exit_code = exit_status(await proc.wait())
             await proc.aclose()
             out.close()

@@ -124,6 +124,7 @@ class ShellSession:
                 await self._discard()
                 self._lost = True
                 raise
+            restarted, self._lost = restarted or self._lost, False  # `_run` may have found the shell dead
             return result if not restarted else _with(result, restarted=True)
 
     async def _run(self, command: str, timeout_s: float | None, cap: int, started: float) -> ExecResult:

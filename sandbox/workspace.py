@@ -25,7 +25,6 @@ from repozero.sandbox.launch import Layout, sandbox_dirs
 __all__ = ["Workspace", "default_root", "reap_stale"]
 
 log = get_logger(__name__)
-_OWNER = "owner.json"
 _taken_uids: set[int] = set()
 
 
@@ -90,8 +89,9 @@ async def kill_uid(uid: int, *, attempts: int = 100) -> bool:
     return not _procs_of_uid(uid)
 
 
-def _pick_uid(cfg: SandboxConfig) -> int:
-    live = _live_uids() | _taken_uids
+def _pick_uid(cfg: SandboxConfig, base: Path) -> int:
+    recorded = {o.get("uid") for o in _owners(base).values()}  # a stale sandbox's uid may still be reaped
+    live = _live_uids() | _taken_uids | {u for u in recorded if isinstance(u, int)}
     for _ in range(1000):
         uid = cfg.local_uid_base + secrets.randbelow(cfg.local_uid_count)
         if uid not in live:
@@ -119,9 +119,10 @@ class Workspace:
         os.chmod(base, 0o711)
         sid = "sbx-" + secrets.token_hex(6)
         root = base / sid
-        root.mkdir(mode=0o711)
-        uid = _pick_uid(cfg) if iso.privileged else os.getuid()
+        uid = _pick_uid(cfg, base) if iso.privileged else os.getuid()
         gid = uid if iso.privileged else os.getgid()
+        _write_owner(root, uid if iso.privileged else None)  # first: a reaper never sees a dir without one
+        root.mkdir(mode=0o711)
         mounted = False
         try:
             if iso.tmpfs:
@@ -141,15 +142,6 @@ class Workspace:
             with anyio.CancelScope(shield=True):
                 await _teardown(root, mounted, None, uid if iso.privileged else None)
             raise
-        (root / _OWNER).write_text(
-            json.dumps(
-                {
-                    "pid": os.getpid(),
-                    "start": _start_time(os.getpid()),
-                    "uid": uid if iso.privileged else None,
-                }
-            )
-        )
         ws = cls(sid, root, layout, cgroups, mounted)
         workdir = sandbox_dirs(iso, layout)[0]
         mounts = _view_mounts(iso, layout)
@@ -230,6 +222,33 @@ async def _teardown(root: Path, mounted: bool, cgroups: SandboxCgroups | None, u
     if mounted:
         await anyio.run_process(["umount", "-l", str(root)], check=False)
     shutil.rmtree(root, ignore_errors=True)
+    _owner_file(root).unlink(missing_ok=True)
+
+
+def _owner_file(root: Path) -> Path:
+    """`<root>.json` beside the sandbox dir: who owns it (pid, start time) and its uid."""
+    return root.with_name(root.name + ".json")
+
+
+def _write_owner(root: Path, uid: int | None) -> None:
+    record = {"pid": os.getpid(), "start": _start_time(os.getpid()), "uid": uid}
+    staging = root.with_name(f".{root.name}.json")
+    staging.write_text(json.dumps(record))
+    staging.rename(_owner_file(root))
+
+
+def _owners(base: Path) -> dict[Path, dict[str, object]]:
+    """Every sandbox dir under `base` (or owner record without a dir yet) → its owner record ({} if none)."""
+    found: dict[Path, dict[str, object]] = {}
+    for entry in base.glob("sbx-*") if base.is_dir() else []:
+        root = entry.with_suffix("") if entry.suffix == ".json" else entry
+        if root in found:
+            continue
+        try:
+            found[root] = json.loads(_owner_file(root).read_text())
+        except (OSError, ValueError):
+            found[root] = {}
+    return found
 
 
 def _cgroup_name(sid: str) -> str:
@@ -253,23 +272,48 @@ def _stale_cgroups(iso: Isolation) -> list[Path]:
 
 
 def _stale(base: Path) -> list[tuple[Path, dict[str, object], bool]]:
-    """(root, owner record, mounted) of every sandbox dir whose owning process is gone."""
+    """(root, owner record, mounted) of every sandbox whose owning process is gone."""
     found: list[tuple[Path, dict[str, object], bool]] = []
-    for root in base.glob("sbx-*") if base.is_dir() else []:
-        try:
-            owner = json.loads((root / _OWNER).read_text())
-        except (OSError, ValueError):
-            if time.time() - root.stat().st_mtime < 60:
-                continue  # another process may be setting it up right now
-            owner = {}
-        if not _owner_alive(int(owner.get("pid") or 0), owner.get("start")):
+    for root, owner in _owners(base).items():
+        if not owner and root.exists() and time.time() - root.stat().st_mtime < 60:
+            continue  # a dir without a record: left by an older version, or mid-removal; give it time
+        pid = owner.get("pid")
+        if not _owner_alive(pid if isinstance(pid, int) else 0, owner.get("start")):
             found.append((root, owner, os.path.ismount(root)))
+    return found
+
+
+def _our_mounts() -> list[Path]:
+    """Mount points of every sandbox tmpfs on this host (source `repozero-sbx`), under any local_root."""
+    found = []
+    with open("/proc/self/mountinfo") as info:
+        for line in info:
+            fields = line.split()
+            dash = fields.index("-")
+            if fields[dash + 1] == "tmpfs" and fields[dash + 2] == "repozero-sbx":
+                found.append(Path(fields[4].encode().decode("unicode_escape")))
+    return found
+
+
+def _stale_elsewhere(base: Path) -> list[tuple[Path, dict[str, object], bool]]:
+    """Sandboxes of a dead owner mounted outside `base` (another local_root, e.g. a killed test run)."""
+    found: list[tuple[Path, dict[str, object], bool]] = []
+    for root in _our_mounts():
+        if root.parent == base:
+            continue
+        try:
+            owner = json.loads(_owner_file(root).read_text())
+        except (OSError, ValueError):
+            continue  # not ours to judge without a record
+        pid = owner.get("pid")
+        if not _owner_alive(pid if isinstance(pid, int) else 0, owner.get("start")):
+            found.append((root, owner, True))
     return found
 
 
 async def reap_stale(base: Path, iso: Isolation) -> int:
     """Tear down sandboxes whose owning process is gone (a crashed or killed run); returns how many."""
-    stale = _stale(base)
+    stale = _stale(base) + _stale_elsewhere(base)
     for root, owner, mounted in stale:
         uid = owner.get("uid")
         await _teardown(root, mounted, None, uid if isinstance(uid, int) else None)

@@ -246,11 +246,17 @@ CRASHER = textwrap.dedent(
 
 
 @ROOT_ONLY
-async def test_a_crashed_runs_sandboxes_are_reaped_at_the_next_start(tmp_path: Path) -> None:
+@pytest.mark.parametrize("reaper_root", ["same", "other"])
+async def test_a_crashed_runs_sandboxes_are_reaped_at_the_next_start(
+    tmp_path: Path, reaper_root: str
+) -> None:
+    """The next backend reaps them, whether it uses the crashed run's local_root or another one."""
     from repozero.sandbox.workspace import _procs_of_uid, reap_stale
 
     base = tmp_path / "sbx"
-    backend = LocalBackend(SandboxConfig(local_root=str(base)))
+    backend = LocalBackend(
+        SandboxConfig(local_root=str(base if reaper_root == "same" else tmp_path / "other"))
+    )
     try:
         with anyio.fail_after(30):
             root, uid = await _crash_a_run(base)
