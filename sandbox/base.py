@@ -98,7 +98,9 @@ class SandboxSpec(Record, kw_only=True):
 class SandboxProcess(Protocol):
     """A long-running process inside a sandbox with byte pipes (fork servers, the persistent shell)."""
 
-    async def send(self, data: bytes) -> None: ...
+    async def send(self, data: bytes) -> None:
+        """Write to stdin; a process that is gone raises `anyio.BrokenResourceError` (or `SandboxError`)."""
+        ...
 
     async def receive(self, max_bytes: int = 65536) -> bytes:
         """Next chunk of stdout; b"" at end of stream."""

@@ -138,6 +138,7 @@ class ShellSession:
                 await self._discard()
                 self._lost = True
                 proc = await self._ensure()
+                framer = _Framer(self._sentinel, HeadTailCapture(cap))  # the new shell's sentinel
                 await proc.send(command.encode() + b"\0")
             done = await _read_frame(proc, framer)
         if scope.cancelled_caught:

@@ -101,6 +101,16 @@ async def test_exit_restarts_the_session(sandbox: Sandbox) -> None:
     assert after.stdout == b"back\n" and not after.restarted
 
 
+async def test_a_shell_killed_between_commands_is_restarted_for_the_next(sandbox: Sandbox) -> None:
+    with anyio.fail_after(20):
+        await sandbox.shell("cd /tmp; (sleep 0.2; kill -9 $$) >/dev/null 2>&1 &")
+        await anyio.sleep(0.8)
+        after = await sandbox.shell("pwd")
+        again = await sandbox.shell("pwd")
+    assert after.stdout == f"{sandbox.workdir}\n".encode() and after.restarted
+    assert not again.restarted
+
+
 async def test_outer_cancellation_is_said_in_the_next_result(sandbox: Sandbox) -> None:
     with anyio.fail_after(20):
         with anyio.move_on_after(0.5):
