@@ -22,7 +22,6 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-import anyio
 import msgspec
 import structlog
 
@@ -89,11 +88,9 @@ class ActionLog:
         action_id = self.start(op, **fields)
         try:
             yield action_id
-        except anyio.get_cancelled_exc_class():
-            self.end(action_id, "cancelled")
-            raise
-        except BaseException as exc:
-            self.end(action_id, f"{type(exc).__name__}: {exc}")
+        except BaseException as exc:  # cancellation too (asyncio CancelledError, trio Cancelled): recorded
+            cancelled = type(exc).__name__ in ("CancelledError", "Cancelled")
+            self.end(action_id, "cancelled" if cancelled else f"{type(exc).__name__}: {exc}")
             raise
         self.end(action_id)
 

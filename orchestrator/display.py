@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-from repozero.traces import EpisodeFinished, EpisodeStarted, Event, ModelCalled, ModelCallFailed
+from repozero.traces import EpisodeFinished, EpisodeStarted, Event, ModelCalled, ModelCallFailed, RunStarted
 
 __all__ = [
     "DisplayMode",
@@ -81,6 +81,8 @@ class RunProgress:
                         self.rate_limit_wait_s += retry.wait_s
             case ModelCallFailed():
                 self.failed_calls += 1
+            case RunStarted():  # the clock (and the ETA) starts when episodes can start
+                self.started_at = time.monotonic()
             case EpisodeStarted(episode=ep):
                 self.running.add(ep.episode_id)
             case EpisodeFinished(episode=ep):

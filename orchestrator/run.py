@@ -38,7 +38,7 @@ from repozero.orchestrator.protocols import Protocol, get_protocol
 from repozero.orchestrator.results import ResultsStore
 from repozero.orchestrator.spec import EpisodeKey, RunSpec, plan_episodes, run_dir_for
 from repozero.records import Record
-from repozero.sandbox import toolchain_versions
+from repozero.sandbox import SandboxSpec, toolchain_versions
 from repozero.traces import RunFinished, RunFinishedRecord, RunRecord, RunStarted, TraceSink, TraceWriter
 from repozero.wiring import ModelProvider, open_backend, open_model
 
@@ -222,9 +222,10 @@ async def _run_all(
                 limiters = _limiters(_sizes(config, spec), backend, provider)
                 progress = RunProgress(len(keys), len(keys) - len(todo), limiters.saturation)
                 bus = EventBus([writer, progress, *sinks])
-                bus.emit(RunStarted(run=_run_record(manifest)))
                 parts = (backend, oracle, provider, bus, store, limiters)
                 ctx = _context(config, spec, dataset, protocol, run_dir, manifest, *parts)
+                await _prewarm(backend, ctx, todo, actions)
+                bus.emit(RunStarted(run=_run_record(manifest)))
                 async with anyio.create_task_group() as tg:
                     tg.start_soon(show_progress, progress, display, config.run.progress_interval_s)
                     interrupted = await _schedule(ctx, todo, spec.infra_retries)
@@ -267,6 +268,21 @@ async def _open_parts(
         ObservedOracle(oracle, actions),
         ObservedProvider(provider, actions),
     )
+
+
+async def _prewarm(
+    backend: ObservedBackend, ctx: RunContext, todo: list[EpisodeKey], actions: ActionLog
+) -> None:
+    """Fill the Docker backend's warm pools (one per target toolchain) before the first episode starts."""
+    prewarm = getattr(backend.inner, "prewarm", None)
+    if prewarm is None:
+        return
+    languages = {ctx.dataset.sample(k.sample).target.language for k in todo}
+    for toolchain in sorted({ctx.toolchain[lang] for lang in languages}):
+        started = time.monotonic()
+        with actions.track("sandbox_prewarm", toolchain=toolchain):
+            await prewarm(SandboxSpec(toolchain=toolchain, run_id=ctx.run_id, role="coder"))
+        log.info("sandbox_pool_warm", toolchain=toolchain, seconds=round(time.monotonic() - started, 2))
 
 
 def _solved(store: ResultsStore) -> int:
