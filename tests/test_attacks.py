@@ -227,7 +227,7 @@ async def test_huge_stdout(box: Sandbox) -> None:
     with anyio.fail_after(30):
         result = await box.exec(["yes"], timeout_s=10, output_cap=1 << 16)
         yes = await box.run_cases(["yes"], [CaseInput(id="yes", argv=[])], timeout_s=5, output_cap=1 << 16)
-        node = await box.run_cases(["node", "-e", flood], [CaseInput(id="node", argv=[])], timeout_s=2, output_cap=1 << 16)  # fmt: skip
+        node = await box.run_cases(["node", "-e", flood], [CaseInput(id="node", argv=[])], timeout_s=1, output_cap=1 << 16)  # fmt: skip
         shell = await box.shell("yes", timeout_s=0.5, output_cap=1 << 16)
     assert result.truncated and not result.timed_out and len(result.stdout) < (1 << 16) + 200
     assert yes[0].truncated and yes[0].exit_code == 128 + 13 and len(yes[0].stdout) == 1 << 16  # SIGPIPE
