@@ -7,22 +7,17 @@ import json
 import re
 import time
 
-from repozero.agents.models import Model
 from repozero.agents.scaffolds.core import (
     SUBMIT_COMMAND,
-    AgentHooks,
-    AgentLimits,
     AgentResult,
     Budget,
     Conversation,
-    NullHooks,
-    SourceRunner,
+    Scaffold,
     call_model,
     render_exec,
     truncate_output,
 )
 from repozero.agents.templates import render
-from repozero.sandbox import Sandbox
 
 __all__ = ["BashAgent", "extract_blocks"]
 
@@ -34,29 +29,10 @@ def extract_blocks(text: str) -> list[str]:
     return [block.strip("\n") for block in _BLOCK.findall(text)]
 
 
-class BashAgent:
+class BashAgent(Scaffold):
     """Runs one invocation: loop until submitted or a limit ends it; returns its one exit record."""
 
     scaffold = "bash"
-
-    def __init__(
-        self,
-        model: Model,
-        sandbox: Sandbox,
-        limits: AgentLimits,
-        *,
-        hooks: AgentHooks | None = None,
-        source_runner: SourceRunner | None = None,
-    ) -> None:
-        self.model, self.sandbox, self.limits = model, sandbox, limits
-        self.hooks = hooks or NullHooks()
-        self.source_runner = source_runner
-
-    async def run(self, conv: Conversation) -> AgentResult:
-        budget = Budget(self.limits)
-        result = await self._loop(conv, budget)
-        self.hooks.agent_finished(result)
-        return result
 
     async def _loop(self, conv: Conversation, budget: Budget) -> AgentResult:
         while (spent := budget.exhausted()) is None:

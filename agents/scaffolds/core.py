@@ -9,12 +9,12 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from repozero.agents.models import Message, ModelResponse, ToolSpec
 from repozero.errors import ModelError
 from repozero.records import Record
-from repozero.sandbox import ExecResult
+from repozero.sandbox import ExecResult, Sandbox
 
 __all__ = [
     "SUBMIT_COMMAND",
@@ -25,6 +25,7 @@ __all__ = [
     "Conversation",
     "ExitStatus",
     "NullHooks",
+    "Scaffold",
     "SourceRunner",
     "call_model",
     "render_exec",
@@ -234,3 +235,34 @@ def render_exec(result: ExecResult, limit: int) -> tuple[str, bool]:
         f"<exit_code>{result.exit_code}</exit_code>\n<output>\n{body}</output>{note}",
         cut or result.truncated,
     )
+
+
+class Scaffold:
+    """The part of an agent every scaffold shares: its seams, and one exit record per invocation.
+
+    A subclass writes `_loop(conv, budget)`: the turns, until a limit or a submit ends them.
+    """
+
+    scaffold = ""
+
+    def __init__(
+        self,
+        model: Any,
+        sandbox: Sandbox,
+        limits: AgentLimits,
+        *,
+        hooks: AgentHooks | None = None,
+        source_runner: SourceRunner | None = None,
+    ) -> None:
+        self.model, self.sandbox, self.limits = model, sandbox, limits
+        self.hooks = hooks or NullHooks()
+        self.source_runner = source_runner
+
+    async def run(self, conv: Conversation) -> AgentResult:
+        budget = Budget(self.limits)
+        result = await self._loop(conv, budget)
+        self.hooks.agent_finished(result)
+        return result
+
+    async def _loop(self, conv: Conversation, budget: Budget) -> AgentResult:
+        raise NotImplementedError

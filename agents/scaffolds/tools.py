@@ -10,13 +10,11 @@ from typing import Any
 from repozero.agents.editor import EDITOR_SCHEMA, EditorError, run_editor
 from repozero.agents.models import Message, Model, ModelResponse, ToolCall, ToolSpec
 from repozero.agents.scaffolds.core import (
-    AgentHooks,
     AgentLimits,
     AgentResult,
     Budget,
     Conversation,
-    NullHooks,
-    SourceRunner,
+    Scaffold,
     call_model,
     render_exec,
     truncate_output,
@@ -69,28 +67,12 @@ def coder_tools(*, run_source: bool = False) -> list[ToolSpec]:
     return tools
 
 
-class ToolsAgent:
+class ToolsAgent(Scaffold):
     scaffold = "tools"
 
-    def __init__(
-        self,
-        model: Model,
-        sandbox: Sandbox,
-        limits: AgentLimits,
-        *,
-        hooks: AgentHooks | None = None,
-        source_runner: SourceRunner | None = None,
-    ) -> None:
-        self.model, self.sandbox, self.limits = model, sandbox, limits
-        self.hooks = hooks or NullHooks()
-        self.source_runner = source_runner
-        self.tools = coder_tools(run_source=source_runner is not None)
-
-    async def run(self, conv: Conversation) -> AgentResult:
-        budget = Budget(self.limits)
-        result = await self._loop(conv, budget)
-        self.hooks.agent_finished(result)
-        return result
+    def __init__(self, model: Model, sandbox: Sandbox, limits: AgentLimits, **seams: Any) -> None:
+        super().__init__(model, sandbox, limits, **seams)
+        self.tools = coder_tools(run_source=self.source_runner is not None)
 
     async def _loop(self, conv: Conversation, budget: Budget) -> AgentResult:
         while (spent := budget.exhausted()) is None:
