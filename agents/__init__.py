@@ -23,6 +23,19 @@ _EXPORTS = {
     "Totals": "repozero.agents.models",
     "Usage": "repozero.agents.models",
     "open_models": "repozero.agents.models",
+    # scaffolds and roles
+    "AgentLimits": "repozero.agents.scaffolds",
+    "AgentResult": "repozero.agents.scaffolds",
+    "BashAgent": "repozero.agents.scaffolds",
+    "Conversation": "repozero.agents.scaffolds",
+    "ToolsAgent": "repozero.agents.scaffolds",
+    "build_agent": "repozero.agents.factory",
+    "InputProposer": "repozero.agents.tester",
+    "TaskView": "repozero.agents.roles",
+    "task_view": "repozero.agents.roles",
+    "validate_proposals": "repozero.agents.validation",
+    # the loopback server
+    "start_fake_server": "repozero.agents.fakellm",
     # config
     "AgentConfig": "repozero.agents.config",
     "EndpointConfig": "repozero.agents.config",
