@@ -3,9 +3,12 @@
 from repozero.oracle.actor import Oracle, OracleService, OracleStats, open_oracle
 from repozero.oracle.build import BuildReport, SampleBuild, build_dataset, build_sample
 from repozero.oracle.cache import ResultCache, cache_key
+from repozero.oracle.compare import byte_diff, diagnose, paper_compat_equal, strict_equal
 from repozero.oracle.config import OracleConfig, cache_root
 from repozero.oracle.contract import CONTRACT_VERSION, FIXED_ENV, case_env, exit_status
+from repozero.oracle.evaluate import EvalSummary, GradeJob, grade_many, grade_one, summarise
 from repozero.oracle.filter import decide
+from repozero.oracle.grading import GRADER_VERSION, CaseResult, GradingPolicy, SampleGrade
 from repozero.oracle.records import (
     DropReason,
     EnvSpec,
@@ -28,11 +31,16 @@ from repozero.oracle.validate import ValidationReport, validate_dataset
 __all__ = [
     "CONTRACT_VERSION",
     "FIXED_ENV",
+    "GRADER_VERSION",
     "BuildReport",
+    "CaseResult",
     "DropReason",
     "EnvSpec",
     "EnvironmentProvider",
+    "EvalSummary",
     "Fingerprint",
+    "GradeJob",
+    "GradingPolicy",
     "GroundTruthRequest",
     "LocalVenvEnvironment",
     "LocalVenvProvider",
@@ -44,18 +52,26 @@ __all__ = [
     "ResultCache",
     "RunResult",
     "SampleBuild",
+    "SampleGrade",
     "SourceEnvironment",
     "ValidationReport",
     "Verdict",
     "build_dataset",
     "build_sample",
+    "byte_diff",
     "cache_key",
     "cache_root",
     "case_env",
     "decide",
+    "diagnose",
     "env_spec",
     "exit_status",
+    "grade_many",
+    "grade_one",
     "open_oracle",
+    "paper_compat_equal",
     "program_ref",
+    "strict_equal",
+    "summarise",
     "validate_dataset",
 ]
