@@ -24,7 +24,7 @@ from repozero.oracle.config import OracleConfig, cache_root
 from repozero.oracle.filter import FilterItem, run_filter
 from repozero.oracle.groups import plain_errors
 from repozero.oracle.records import EnvSpec, Fingerprint, GroundTruthRequest, Verdict
-from repozero.oracle.server import ServerPool
+from repozero.oracle.server import Batch, ServerPool
 from repozero.oracle.source_env import EnvironmentProvider, LocalVenvProvider, SourceEnvironment
 
 __all__ = ["Oracle", "OracleService", "OracleStats", "open_oracle"]
@@ -172,7 +172,8 @@ class OracleService:
         todo: list[tuple[int, int, str, FilterItem]] = []
         for j, job in enumerate(jobs):
             request = job.request
-            staged = await env.stage_program(request.program)
+            batch = Batch(await env.stage_program(request.program), request.program, request.timeout_s,
+                          request.output_cap, self.config.stderr_cap)  # fmt: skip
             for c, case in enumerate(request.cases):
                 key = cache_key(
                     fingerprint.hash,
@@ -187,10 +188,7 @@ class OracleService:
                     self.stats.cache_hits += 1
                     answers[j][c] = msgspec.structs.replace(hit, id=case.id)
                     continue
-                item = FilterItem(
-                    staged, request.program, case, request.repeats, request.timeout_s, request.output_cap,
-                    self.config.stderr_cap,
-                )  # fmt: skip
+                item = FilterItem(batch, case, request.repeats)
                 todo.append((j, c, key, item))
         self.stats.cases += sum(len(a) for a in answers)
         await run_filter(

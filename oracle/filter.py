@@ -1,9 +1,9 @@
 """The determinism filter: N independent runs per case, kept only if all agree byte for byte and exit 0.
 
 Independence: the repeats of a case run on distinct fork servers (distinct hash seeds and memory layouts,
-and — on odd servers — a shifted clock). Cost: a first pass runs `probe_repeats` repeats of every case (one on the real clock, one
-shifted); a case that already failed, timed out or disagreed is dropped there, and
-only the survivors get the remaining repeats.
+and — on odd servers — a shifted clock). Cost: a first pass runs `probe_repeats` repeats of every case
+(one on the real clock, one shifted); a case that already failed, timed out or disagreed is dropped
+there, and only the survivors get the remaining repeats.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 import anyio
 
 from repozero.oracle.groups import plain_errors
-from repozero.oracle.records import ProgramRef, RunResult, Verdict
-from repozero.oracle.server import ServerPool
+from repozero.oracle.records import RunResult, Verdict
+from repozero.oracle.server import Batch, ServerPool
 from repozero.sandbox import CaseInput
 
 __all__ = ["FilterItem", "decide", "early_drop", "run_filter"]
@@ -26,17 +26,19 @@ _CHUNK = 64
 
 @dataclass
 class FilterItem:
-    """One case input to ground, with its limits; `runs` fills up as repeats come back."""
+    """One case input to ground, N times; `runs` fills up as repeats come back."""
 
-    staged: str
-    program: ProgramRef
+    batch: Batch
     case: CaseInput
     repeats: int
-    timeout_s: float
-    output_cap: int
-    stderr_cap: int
     runs: list[RunResult] = field(default_factory=list)
     verdict: Verdict | None = None
+
+    def early_drop(self) -> Verdict | None:
+        return early_drop(self.case.id, self.runs, self.batch.timeout_s, self.batch.output_cap)
+
+    def decide(self) -> Verdict:
+        return decide(self.case.id, self.runs, self.batch.timeout_s, self.batch.output_cap)
 
 
 def _where(run: RunResult) -> str:
@@ -55,30 +57,28 @@ def early_drop(case_id: str, runs: Sequence[RunResult], timeout_s: float, cap: i
     Precedence: a timeout, then stdout past the cap, then failure on every run, then disagreement.
     """
     first = runs[0]
-    common = {"id": case_id, "stdout": None, "stderr": first.stderr, "repeats": len(runs)}
+    common = {"id": case_id, "stdout": None, "repeats": len(runs)}
     timed_out = next((r for r in runs if r.timed_out), None)
     if timed_out is not None:
         detail = f"no exit within {timeout_s:g} s on {_where(timed_out)}"
-        return Verdict(reason="oracle_timeout", exit_code=timed_out.exit_code, detail=detail, **common)
+        return Verdict(reason="oracle_timeout", exit_code=timed_out.exit_code, stderr=timed_out.stderr,
+                       detail=detail, **common)  # fmt: skip
     truncated = next((r for r in runs if r.truncated), None)
     if truncated is not None:
         detail = f"stdout passed the output cap ({cap} bytes) on {_where(truncated)}"
-        return Verdict(reason="oracle_error", exit_code=truncated.exit_code, detail=detail, **common)
+        return Verdict(reason="oracle_error", exit_code=truncated.exit_code, stderr=truncated.stderr,
+                       detail=detail, **common)  # fmt: skip
     if all(r.exit_code != 0 for r in runs):
-        codes = sorted({r.exit_code for r in runs})
-        failing = next(r for r in runs if r.exit_code != 0)
-        detail = f"exit {', '.join(map(str, codes))} on all {len(runs)} runs{_last_line(failing.stderr)}"
-        return Verdict(
-            reason="oracle_error",
-            exit_code=failing.exit_code,
-            detail=detail,
-            **(common | {"stderr": failing.stderr}),
-        )
+        codes = ", ".join(str(c) for c in sorted({r.exit_code for r in runs}))
+        detail = f"exit {codes} on all {len(runs)} runs{_last_line(first.stderr)}"
+        return Verdict(reason="oracle_error", exit_code=first.exit_code, stderr=first.stderr, detail=detail,
+                       **common)  # fmt: skip
     for other in runs[1:]:
         if (other.stdout, other.exit_code) != (first.stdout, first.exit_code):
             what = "exit code" if other.exit_code != first.exit_code else "stdout"
             detail = f"{what} differs between {_where(first)} and {_where(other)}"
-            return Verdict(reason="nondeterministic", exit_code=first.exit_code, detail=detail, **common)
+            return Verdict(reason="nondeterministic", exit_code=first.exit_code, stderr=first.stderr,
+                           detail=detail, **common)  # fmt: skip
     return None
 
 
@@ -88,9 +88,8 @@ def decide(case_id: str, runs: Sequence[RunResult], timeout_s: float, cap: int) 
     if dropped is not None:
         return dropped
     first = runs[0]
-    return Verdict(
-        id=case_id, reason=None, stdout=first.stdout, exit_code=0, stderr=first.stderr, repeats=len(runs)
-    )
+    return Verdict(id=case_id, reason=None, stdout=first.stdout, exit_code=0, stderr=first.stderr,
+                   repeats=len(runs))  # fmt: skip
 
 
 async def run_filter(
@@ -105,7 +104,7 @@ async def run_filter(
     await _run_pass(pool, first, size)
     survivors = []
     for n, item in enumerate(items):
-        item.verdict = early_drop(item.case.id, item.runs, item.timeout_s, item.output_cap)
+        item.verdict = item.early_drop()
         if item.verdict is None:
             survivors.append((n, item))
     rest = [
@@ -113,7 +112,7 @@ async def run_filter(
     ]
     await _run_pass(pool, rest, size)
     for _, item in survivors:
-        item.verdict = decide(item.case.id, item.runs, item.timeout_s, item.output_cap)
+        item.verdict = item.decide()
 
 
 async def _run_pass(pool: ServerPool, work: list[tuple[int, FilterItem, int]], size: int) -> None:
@@ -132,15 +131,12 @@ async def _run_pass(pool: ServerPool, work: list[tuple[int, FilterItem, int]], s
 
 
 async def _run_server(pool: ServerPool, index: int, queue: list[FilterItem]) -> None:
-    groups: dict[tuple[str, str, float, int, int], list[FilterItem]] = defaultdict(list)
+    groups: dict[Batch, list[FilterItem]] = defaultdict(list)
     for item in queue:
-        groups[(item.staged, item.program.digest, item.timeout_s, item.output_cap, item.stderr_cap)].append(
-            item
-        )
-    for (staged, _, timeout_s, cap, stderr_cap), members in groups.items():
+        groups[item.batch].append(item)
+    for batch, members in groups.items():
         for start in range(0, len(members), _CHUNK):
             chunk = members[start : start + _CHUNK]
             runs = [CaseInput(id=str(n), argv=m.case.argv, stdin=m.case.stdin) for n, m in enumerate(chunk)]
-            results = await pool.run(index, staged, chunk[0].program, runs, timeout_s, cap, stderr_cap)
-            for member, result in zip(chunk, results, strict=True):
+            for member, result in zip(chunk, await pool.run(index, batch, runs), strict=True):
                 member.runs.append(result)

@@ -5,20 +5,24 @@ it uses the standard library only and never imports repozero. Protocol: one JSON
 stdin/stdout, bytes in base64::
 
     server -> host  {"op": "hello", "pid", "python", "hash_seed", "now"}
-    host -> server  {"op": "run", "program": {"dir", "path", "digest"}, "timeout", "cap", "stderr_cap",
-                     "runs": [{"id", "argv", "stdin"}]}
+    host -> server  {"op": "probe", "program": {"dir", "path", "digest"}}
+    server -> host  {"op": "probed", "clean": [module names]}
+    host -> server  {"op": "run", "program": {...}, "preimport": [names] | null, "timeout", "cap",
+                     "stderr_cap", "runs": [{"id", "argv", "stdin"}]}
     server -> host  {"op": "ran", "results": [{"id", "stdout", "stderr", "exit", "wall", "timed_out",
                      "truncated"}]}  or  {"op": "error", "message"}
 
-EOF on stdin ends the server. On first sight of a program the server imports what the program imports
-(only modules that import cleanly and silently in a probe child). Each run forks a child that starts a
-new session, copies the program folder to a fresh scratch dir, chdirs there, and runs the program as
-`__main__` with argv, stdin and environment per the case-execution contract; the child then exits
-through normal interpreter shutdown, as a fresh `python script.py` would. The server kills the child's
-process group at the per-case timeout or as soon as stdout passes the cap; death by signal N is 128+N.
+EOF on stdin ends the server. On first sight of a program the server imports what the program imports —
+only modules that import cleanly and print nothing, as found by a probe child (`probe`, run once per
+program by the host on one server; the others get the list as `preimport`) — and compiles the script. Runs are
+sequential: each copies the program folder to the server's scratch `work/` folder (the same path every
+run, so one compiled code object serves them all), forks a child that becomes the program (see
+`forkchild.py`), collects its stdout and stderr, kills its process group at the per-case timeout or as
+soon as stdout passes the cap, and records death by signal N as 128+N.
 
-A forked child inherits the server's hash seed and memory layout: the caller must spread the repeats of
-a case over several servers started with different PYTHONHASHSEED values.
+The server's own environment is the contract's (set once at start-up, so children inherit it): a forked
+child also inherits the server's hash seed and memory layout, which is why the caller spreads the
+repeats of a case over several servers started with different PYTHONHASHSEED values.
 """
 # ruff: noqa: E402
 
@@ -28,34 +32,66 @@ import sys
 
 _STARTUP_MODULES = frozenset(sys.modules)
 
-import ast
-import base64
-import builtins
-import io
+import binascii
+import importlib.util
 import json
 import os
 import select
-import shutil
 import signal
 import time
-import types
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # no `typing` at run time: every module imported here is start-up cost for each server
+    from typing import Any
 
 _MAX_LINE = 1 << 30
 _PROBE_TIMEOUT_S = 60.0
 _DRAIN_GRACE_S = 1.0
-_SETUP_FAILED = 125
+_STARTUP_SEED = os.environ.get("PYTHONHASHSEED", "")
 
 
-class _Forked(BaseException):
-    """Raised in a freshly forked child to unwind the server's frames before the program runs."""
+def _load_child_module() -> Any:
+    """`forkchild.py`, beside this file, under a name no program will import by accident."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "forkchild.py")
+    spec = importlib.util.spec_from_file_location("_repozero_forkchild", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-    def __init__(self, job: dict[str, Any]) -> None:
-        super().__init__()
-        self.job = job
+
+child = _load_child_module()
 
 
-# ---------------------------------------------------------------------------------------------- server
+class Program:
+    """What the server knows about one program folder, computed once and shared by every child."""
+
+    def __init__(self, spec: dict[str, Any], work: str) -> None:
+        self.dir = spec["dir"]
+        self.path = spec["path"]
+        self.work = work
+        self.script = os.path.join(work, self.path)
+        self.script_dir = os.path.dirname(self.script)
+        self.local = child.local_names(os.path.dirname(os.path.join(self.dir, self.path)))
+        self.forget: list[str] = []
+        self.clean: list[str] = []
+        self.learned = False
+        self.source: bytes | None = None
+        self.code: Any = None
+        self.missing = ""
+        try:
+            with open(os.path.join(self.dir, self.path), "rb") as handle:
+                self.source = handle.read()
+            self.code = compile(self.source, self.script, "exec", dont_inherit=True)
+        except OSError as exc:
+            self.missing = f"[Errno {exc.errno}] {exc.strerror}"
+        except (SyntaxError, ValueError):
+            pass  # the child compiles again and reports it as CPython would
+
+    def shadowed(self) -> list[str]:
+        """Modules already imported that the script's folder shadows (a fresh interpreter imports its own)."""
+        tops = {name for name in self.local if name not in _STARTUP_MODULES}
+        return [key for key in sys.modules if key.split(".")[0] in tops]
 
 
 class Server:
@@ -63,8 +99,12 @@ class Server:
 
     def __init__(self, opts: dict[str, Any]) -> None:
         self.scratch = opts["scratch"]
+        self.work = os.path.join(self.scratch, "work")
+        self.home = os.path.join(self.scratch, "home")
         os.makedirs(self.scratch, exist_ok=True)
-        self.child_env = opts["child_env"]
+        os.environ.clear()  # what children see: the contract's environment, nothing of the server's
+        os.environ.update(opts["child_env"])
+        os.environ["HOME"] = self.home
         self.proto_in = os.dup(0)
         self.proto_out = os.dup(1)
         null = os.open(os.devnull, os.O_RDWR)
@@ -72,26 +112,18 @@ class Server:
         os.dup2(null, 1)  # a stray print during a pre-import must never reach the protocol pipe
         os.close(null)
         self.pending = b""
-        self.warmed: set[str] = set()
-        self.count = 0
+        self.programs: dict[str, Program] = {}
+        self.imported: set[str] = set()
 
     def serve(self) -> None:
-        self.send(
-            {
-                "op": "hello",
-                "pid": os.getpid(),
-                "python": sys.version,
-                "hash_seed": os.environ.get("PYTHONHASHSEED", ""),
-                "now": time.time(),
-            }
-        )
+        hello = {"op": "hello", "pid": os.getpid(), "python": sys.version, "now": time.time()}
+        self.send({**hello, "hash_seed": _STARTUP_SEED})
         while True:
             line = self.read_line()
             if line is None:
                 return
             try:
-                request = json.loads(line)
-                reply = {"op": "ran", "results": self.run_batch(request)}
+                reply = self.handle(json.loads(line))
             except Exception as exc:
                 reply = {"op": "error", "message": f"{type(exc).__name__}: {exc}"}
             self.send(reply)
@@ -112,77 +144,91 @@ class Server:
         while data:
             data = data[os.write(self.proto_out, data) :]
 
-    def run_batch(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        if request.get("op") == "probe":
+            return {"op": "probed", "clean": self.program(request["program"], None).clean}
         if request.get("op") != "run":
             raise ValueError(f"unknown op {request.get('op')!r}")
-        program = request["program"]
-        self.warm(program)
+        program = self.program(request["program"], request.get("preimport"))
         limits = (float(request["timeout"]), int(request["cap"]), int(request["stderr_cap"]))
-        return [self.run_case(program, run, *limits) for run in request["runs"]]
+        return {"op": "ran", "results": [self.run_case(program, run, *limits) for run in request["runs"]]}
 
-    # ------------------------------------------------------------------------------------ one case
+    def program(self, spec: dict[str, Any], preimport: list[str] | None) -> Program:
+        program = self.programs.get(spec["digest"])
+        if program is None:
+            if not os.path.isdir(spec["dir"]):
+                raise FileNotFoundError(f"program folder {spec['dir']} does not exist")
+            program = Program(spec, self.work)
+            program.clean = self.probe(self.wanted(program)) if preimport is None else preimport
+            self.preimport(program.clean)
+            program.forget = program.shadowed()
+            self.programs[spec["digest"]] = program
+        return program
 
     def run_case(
-        self, program: dict[str, Any], run: dict[str, Any], timeout: float, cap: int, stderr_cap: int
-    ) -> dict[str, Any]:
-        self.count += 1
-        root = os.path.join(self.scratch, f"r{self.count}")
-        os.mkdir(root)
-        # the copy is made here, not in the child: the server's pages are warm, the child's copy-on-write
-        shutil.copytree(program["dir"], os.path.join(root, "work"), symlinks=True)
-        os.mkdir(os.path.join(root, "home"))
-        stdin = None if run.get("stdin") is None else base64.b64decode(run["stdin"])
+        self, program: Program, run: dict[str, Any], timeout: float, cap: int, stderr_cap: int
+    ) -> dict:
+        _copy_tree(program.dir, self.work)
+        os.mkdir(self.home)
+        stdin = None if run.get("stdin") is None else binascii.a2b_base64(run["stdin"])
+        record = "" if program.learned else os.path.join(self.scratch, "imported.json")
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         started = time.monotonic()
         pid = os.fork()
         if pid == 0:
-            job = {
-                "program": program,
-                "argv": run["argv"],
-                "stdin": stdin,
-                "root": root,
-                "env": self.child_env,
-                "out": out_w,
-                "err": err_w,
-                "close": [out_r, err_r, self.proto_in, self.proto_out],
-            }
-            raise _Forked(job)
+            try:
+                close = [out_r, err_r, self.proto_in, self.proto_out]
+                child.become(program, run["argv"], stdin, out_w, err_w, close, record)
+            finally:
+                os._exit(125)
         os.close(out_w)
         os.close(err_w)
         try:
             result = _collect(pid, out_r, err_r, started + timeout, cap, stderr_cap)
         finally:
-            shutil.rmtree(root, ignore_errors=True)
-        result["id"] = run["id"]
-        result["wall"] = time.monotonic() - started
-        return result
+            _remove_tree(self.work)
+            _remove_tree(self.home)
+        if record:
+            self.learn(program, record)
+        return {**result, "id": run["id"], "wall": time.monotonic() - started}
 
-    # ------------------------------------------------------------------------------------ warming
-
-    def warm(self, program: dict[str, Any]) -> None:
-        """Import, once per program, the modules it imports — only those that import cleanly and silently."""
-        if program["digest"] in self.warmed:
+    def learn(self, program: Program, record: str) -> None:
+        """After a program's first run here: import what that run imported lazily, if clean and silent."""
+        program.learned = True
+        try:
+            with open(record) as handle:
+                imported = [str(name) for name in json.load(handle)]
+            os.unlink(record)
+        except (OSError, ValueError):
             return
-        self.warmed.add(program["digest"])
-        script_dir = os.path.dirname(os.path.join(program["dir"], program["path"]))
-        local = _local_names(script_dir)
-        wanted = [
+        fresh = [n for n in imported if n.split(".")[0] not in program.local and n not in sys.modules]
+        self.preimport(self.probe(fresh))
+
+    def preimport(self, names: list[str]) -> None:
+        for name in names:
+            if name not in self.imported:
+                self.imported.add(name)
+                child.quiet_import(name)
+
+    def wanted(self, program: Program) -> list[str]:
+        """Modules the program imports that are not the program's own and not imported yet."""
+        return [
             name
-            for name in _scan_imports(program["dir"])
-            if name.split(".")[0] not in local and name not in sys.modules
+            for name in child.scan_imports(program.dir)
+            if name.split(".")[0] not in program.local and name not in sys.modules
         ]
-        for name in self.probe(wanted) if wanted else []:
-            _quiet_import(name)
 
     def probe(self, names: list[str]) -> list[str]:
-        """Try the imports in a throwaway child; return those that succeeded without printing anything."""
+        """Those of `names` that import without error and without printing, tried in a throwaway child."""
+        if not names:
+            return []
         read_end, write_end = os.pipe()
         pid = os.fork()
         if pid == 0:
             try:
                 os.close(read_end)
-                os.write(write_end, json.dumps(_clean_imports(names, self.scratch)).encode())
+                child.clean_imports(names, os.path.join(self.scratch, f"probe-{os.getpid()}"), write_end)
             finally:
                 os._exit(0)
         os.close(write_end)
@@ -190,83 +236,9 @@ class Server:
         if result["exit"] != 0 or result["timed_out"]:
             return []
         try:
-            return [str(n) for n in json.loads(base64.b64decode(result["stdout"]))]
+            return [str(n) for n in json.loads(binascii.a2b_base64(result["stdout"]))]
         except ValueError:
             return []
-
-
-def _scan_imports(folder: str) -> list[str]:
-    """Absolute module names imported anywhere in the program's Python files, in first-seen order."""
-    names: dict[str, None] = {}
-    for base, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for file in sorted(f for f in files if f.endswith(".py")):
-            try:
-                with open(os.path.join(base, file), "rb") as handle:
-                    tree = ast.parse(handle.read())
-            except (SyntaxError, ValueError, OSError):
-                continue
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Import):
-                    names.update((alias.name, None) for alias in node.names)
-                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                    names[node.module] = None
-    names.pop("__future__", None)
-    return list(names)
-
-
-def _local_names(folder: str) -> set[str]:
-    """Top-level module names the script's own folder provides (they shadow installed ones)."""
-    try:
-        entries = os.listdir(folder)
-    except OSError:
-        return set()
-    names = {e[:-3] for e in entries if e.endswith(".py")}
-    names.update(e for e in entries if os.path.isdir(os.path.join(folder, e)))
-    return names
-
-
-def _clean_imports(names: list[str], scratch: str) -> list[str]:
-    """(In a probe child.) Import each name with fds 1 and 2 on a file; keep those that wrote nothing."""
-    sink = os.open(os.path.join(scratch, f"probe-{os.getpid()}"), os.O_RDWR | os.O_CREAT, 0o600)
-    os.dup2(sink, 1)
-    os.dup2(sink, 2)
-    clean = []
-    for name in names:
-        before = os.fstat(sink).st_size
-        try:
-            __import__(name)
-            ok = True
-        except BaseException:
-            ok = False
-        _flush_std()
-        if ok and os.fstat(sink).st_size == before:
-            clean.append(name)
-    os.unlink(os.path.join(scratch, f"probe-{os.getpid()}"))
-    return clean
-
-
-def _quiet_import(name: str) -> None:
-    saved = os.dup(2)
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, 2)
-    try:
-        __import__(name)
-    except BaseException:
-        pass
-    finally:
-        _flush_std()
-        os.dup2(saved, 2)
-        os.close(saved)
-        os.close(null)
-
-
-def _flush_std() -> None:
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except BaseException:
-            pass
 
 
 # ---------------------------------------------------------------------------------------- collecting
@@ -274,15 +246,14 @@ def _flush_std() -> None:
 
 def _collect(pid: int, out_r: int, err_r: int | None, deadline: float, cap: int, stderr_cap: int) -> dict:
     """Read the child's pipes until it exits (or the deadline or the cap), then kill its group and reap it."""
-    fds = {out_r: bytearray()} if err_r is None else {out_r: bytearray(), err_r: bytearray()}
-    caps = {out_r: cap, err_r: stderr_cap}
+    bufs = {out_r: bytearray()} if err_r is None else {out_r: bytearray(), err_r: bytearray()}
     poller = select.poll()
-    for fd in fds:
+    for fd in bufs:
         poller.register(fd, select.POLLIN)
     pidfd = _pidfd(pid)
     if pidfd is not None:
         poller.register(pidfd, select.POLLIN)
-    open_fds, exited, timed_out, truncated = set(fds), False, False, False
+    open_fds, exited, timed_out, truncated = set(bufs), False, False, False
     while open_fds:
         now = time.monotonic()
         if now >= deadline:
@@ -301,29 +272,78 @@ def _collect(pid: int, out_r: int, err_r: int | None, deadline: float, cap: int,
                 poller.unregister(fd)
                 open_fds.discard(fd)
             elif fd == out_r:
-                fds[fd] += chunk
-                if len(fds[fd]) > cap:
+                bufs[fd] += chunk
+                if len(bufs[fd]) > cap:
                     truncated = True
                     open_fds.clear()
                     break
-            elif len(fds[fd]) < caps[fd]:
-                fds[fd] += chunk[: caps[fd] - len(fds[fd])]
+            elif len(bufs[fd]) < stderr_cap:
+                bufs[fd] += chunk[: stderr_cap - len(bufs[fd])]
         if pidfd is None and not exited and _has_exited(pid):
             exited = True
             deadline = min(deadline, time.monotonic() + _DRAIN_GRACE_S)
             _kill_group(pid)
     _kill_group(pid)
     _, status = os.waitpid(pid, 0)
-    for fd in [*fds, *([pidfd] if pidfd is not None else [])]:
+    for fd in [*bufs, *([pidfd] if pidfd is not None else [])]:
         os.close(fd)
     code = os.waitstatus_to_exitcode(status)
     return {
-        "stdout": base64.b64encode(bytes(fds[out_r][:cap])).decode(),
-        "stderr": base64.b64encode(bytes(fds[err_r]) if err_r is not None else b"").decode(),
+        "stdout": _b64(bytes(bufs[out_r][:cap])),
+        "stderr": _b64(bytes(bufs[err_r]) if err_r is not None else b""),
         "exit": 128 - code if code < 0 else code,
         "timed_out": timed_out,
         "truncated": truncated,
     }
+
+
+def _b64(data: bytes) -> str:
+    return binascii.b2a_base64(data, newline=False).decode()
+
+
+def _copy_tree(src: str, dst: str) -> None:
+    """Copy a folder (files with their mode and times, symlinks as links); `shutil` costs start-up time."""
+    os.mkdir(dst)
+    with os.scandir(src) as entries:
+        for entry in entries:
+            target = os.path.join(dst, entry.name)
+            if entry.is_symlink():
+                os.symlink(os.readlink(entry.path), target)
+            elif entry.is_dir():
+                _copy_tree(entry.path, target)
+            else:
+                stat = entry.stat()
+                with open(entry.path, "rb") as source, open(target, "wb") as sink:
+                    sink.write(source.read())
+                os.chmod(target, stat.st_mode & 0o7777)
+                os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+
+
+def _remove_tree(path: str) -> None:
+    """Remove a folder the program may have filled with anything (read-only dirs included)."""
+    try:
+        entries = list(os.scandir(path))
+    except FileNotFoundError:
+        return
+    except NotADirectoryError:
+        os.unlink(path)
+        return
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            try:
+                os.chmod(entry.path, 0o700)
+            except OSError:
+                pass
+            _remove_tree(entry.path)
+        else:
+            try:
+                os.unlink(entry.path)
+            except OSError:
+                pass
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
 
 
 def _pidfd(pid: int) -> int | None:
@@ -346,189 +366,15 @@ def _kill_group(pid: int) -> None:
             pass
 
 
-# ---------------------------------------------------------------------------------------------- child
-
-
-def run_child(job: dict[str, Any]) -> None:
-    """(In the forked child.) Become the program: session, fds, scratch cwd, env, argv, then run it."""
-    os.setsid()
-    for fd in job["close"]:
-        os.close(fd)
-    _wire_fds(job)
-    try:
-        script = _enter_scratch(job)
-        source = _read(script)
-    except BaseException as exc:  # e.g. the script is missing from the program folder
-        os.write(2, f"forkserver: could not set up the run: {exc}\n".encode())
-        os._exit(_SETUP_FAILED)
-    _fresh_stdio()
-    _run_as_main(script, source)
-
-
-def _wire_fds(job: dict[str, Any]) -> None:
-    if job["stdin"] is None:
-        stdin = os.open(os.devnull, os.O_RDONLY)
-    else:
-        stdin = os.memfd_create("stdin") if hasattr(os, "memfd_create") else _temp_fd(job["root"])
-        data = memoryview(job["stdin"])
-        while data:
-            data = data[os.write(stdin, data) :]
-        os.lseek(stdin, 0, os.SEEK_SET)
-    for fd, target in ((stdin, 0), (job["out"], 1), (job["err"], 2)):
-        os.dup2(fd, target)
-        os.close(fd)
-
-
-def _temp_fd(root: str) -> int:
-    path = os.path.join(root, "stdin")
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
-    os.unlink(path)
-    return fd
-
-
-def _enter_scratch(job: dict[str, Any]) -> str:
-    program = job["program"]
-    work = os.path.join(job["root"], "work")
-    home = os.path.join(job["root"], "home")
-    os.chdir(work)
-    os.environ.clear()
-    os.environ.update(job["env"])
-    os.environ["HOME"] = home
-    script = os.path.join(work, program["path"])
-    script_dir = os.path.dirname(script)
-    sys.argv = [program["path"], *job["argv"]]
-    sys.path.insert(0, script_dir)
-    for name in _local_names(script_dir):
-        _forget(name)
-    return script
-
-
-def _forget(name: str) -> None:
-    """Drop an already-imported module the script's folder shadows, as a fresh interpreter never saw it."""
-    if name in _STARTUP_MODULES:
-        return
-    for key in [k for k in sys.modules if k == name or k.startswith(name + ".")]:
-        del sys.modules[key]
-
-
-def _read(path: str) -> bytes:
-    with open(path, "rb") as handle:
-        return handle.read()
-
-
-_KEEP: list[Any] = []
-
-
-def _fresh_stdio() -> None:
-    """New stdin/stdout/stderr objects on fds 0-2, made as CPython makes them at start-up."""
-    for name, fd, mode in (("stdin", 0, "rb"), ("stdout", 1, "wb"), ("stderr", 2, "wb")):
-        old = getattr(sys, name)
-        _KEEP.append(old)  # never finalised: its (empty) buffer must not be flushed into the new pipes
-        buffered = open(fd, mode, buffering=-1, closefd=False)
-        buffered.raw.name = f"<{name}>"  # type: ignore[attr-defined]
-        stream = io.TextIOWrapper(
-            buffered,
-            encoding=old.encoding,
-            errors=old.errors,
-            newline="\n",
-            line_buffering=old.line_buffering,
-            write_through=getattr(old, "write_through", False),
-        )
-        stream.mode = mode[0]  # type: ignore[misc]
-        setattr(sys, name, stream)
-        setattr(sys, f"__{name}__", stream)
-
-
-def _run_as_main(script: str, source: bytes) -> None:
-    """Run the program as `__main__`, then leave as a fresh interpreter would (same exit code, same output)."""
-    main = types.ModuleType("__main__")
-    main.__file__ = script
-    main.__builtins__ = builtins  # type: ignore[attr-defined]
-    main.__cached__ = None  # type: ignore[attr-defined]
-    sys.modules["__main__"] = main
-    try:
-        exec(compile(source, script, "exec", dont_inherit=True), main.__dict__)
-        code = 0
-    except SystemExit as exc:
-        code = _system_exit_code(exc)
-    except BaseException as exc:
-        if exc.__traceback__ is not None:
-            exc.__traceback__ = exc.__traceback__.tb_next  # start at the program's frame, as CPython does
-        sys.excepthook(type(exc), exc, exc.__traceback__)
-        code = -signal.SIGINT if isinstance(exc, KeyboardInterrupt) else 1
-    _finish(code, main)
-
-
-def _system_exit_code(exc: SystemExit) -> int:
-    """What CPython exits with for an uncaught SystemExit (printing a non-integer code to stderr)."""
-    if exc.code is None:
-        return 0
-    if isinstance(exc.code, int):
-        return exc.code & 0xFF
-    try:
-        print(exc.code, file=sys.stderr)
-    except BaseException:
-        pass
-    return 1
-
-
-def _finish(code: int, main: types.ModuleType) -> None:
-    """Interpreter shutdown, minus the part that costs ~15 ms after a fork (tearing down every object).
-
-    Joins non-daemon threads, runs atexit handlers, flushes the std streams (a failed stdout flush exits
-    120, as CPython does) and any file object bound to a name in `__main__`, then leaves with `os._exit`.
-    """
-    threading = sys.modules.get("threading")
-    try:
-        if threading is not None:
-            threading._shutdown()  # type: ignore[attr-defined]
-    except BaseException:
-        pass
-    try:
-        import atexit
-
-        atexit._run_exitfuncs()
-    except BaseException:
-        pass
-    for value in list(vars(main).values()):
-        if isinstance(value, io.IOBase) and value not in (sys.stdout, sys.stderr):
-            _flush(value)
-    if not _flush(sys.stdout) and code == 0:
-        code = 120
-    _flush(sys.stderr)
-    if code < 0:  # KeyboardInterrupt: die of SIGINT, as CPython does
-        signal.signal(-code, signal.SIG_DFL)
-        os.kill(os.getpid(), -code)
-    os._exit(code)
-
-
-def _flush(stream: Any) -> bool:
-    try:
-        if stream is not None and not stream.closed:
-            stream.flush()
-        return True
-    except BaseException:
-        return False
-
-
-# ----------------------------------------------------------------------------------------------- main
-
-
 def main() -> None:
     del sys.path[0]  # this file's folder must not shadow anything the program imports
-    opts = json.loads(sys.argv[1])
-    server = Server(opts)
-    job = None
+    server = Server(json.loads(sys.argv[1]))
     try:
         server.serve()
     except BrokenPipeError:
         pass  # the host went away
-    except _Forked as forked:
-        job = forked.job  # run outside the except block, so the program's errors chain to nothing
-    if job is not None:
-        run_child(job)  # returns only by raising SystemExit (or falling off the program's end)
-        return
-    shutil.rmtree(server.scratch, ignore_errors=True)
+    finally:
+        _remove_tree(server.scratch)
 
 
 if __name__ == "__main__":

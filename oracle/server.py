@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import secrets
 import time
+from dataclasses import dataclass
 
 import anyio
 import msgspec
@@ -21,11 +22,12 @@ from repozero.oracle.records import ProgramRef, RunResult
 from repozero.oracle.source_env import SourceEnvironment
 from repozero.sandbox import CaseInput, SandboxProcess
 
-__all__ = ["ForkServer", "ServerPool", "shift_seconds"]
+__all__ = ["Batch", "ForkServer", "ServerPool", "shift_seconds"]
 
 log = get_logger(__name__)
 
 _START_TIMEOUT_S = 60.0
+_PROBE_TIMEOUT_S = 90.0
 _CLOCK_TOLERANCE_S = 300.0
 _SHIFT = re.compile(r"^([+-])(\d+(?:\.\d+)?)([smhdy]?)$")
 _UNIT_S = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400, "y": 365 * 86400}
@@ -40,6 +42,17 @@ def shift_seconds(shift: str) -> float:
     return sign * float(match.group(2)) * _UNIT_S[match.group(3)]
 
 
+@dataclass(frozen=True)
+class Batch:
+    """Cases of one program to run once each, with their limits; `staged` is the folder in the environment."""
+
+    staged: str
+    program: ProgramRef
+    timeout_s: float
+    output_cap: int
+    stderr_cap: int
+
+
 class _Program(msgspec.Struct):
     dir: str
     path: str
@@ -48,11 +61,17 @@ class _Program(msgspec.Struct):
 
 class _RunMessage(msgspec.Struct):
     program: _Program
+    preimport: list[str] | None
     timeout: float
     cap: int
     stderr_cap: int
     runs: list[CaseInput]
     op: str = "run"
+
+
+class _ProbeMessage(msgspec.Struct):
+    program: _Program
+    op: str = "probe"
 
 
 class _Hello(msgspec.Struct, tag="hello", tag_field="op"):
@@ -76,16 +95,25 @@ class _Ran(msgspec.Struct, tag="ran", tag_field="op"):
     results: list[_Result]
 
 
+class _Probed(msgspec.Struct, tag="probed", tag_field="op"):
+    clean: list[str]
+
+
 class _Error(msgspec.Struct, tag="error", tag_field="op"):
     message: str
 
 
+_Reply = _Hello | _Ran | _Probed | _Error
 _encoder = msgspec.json.Encoder()
-_decoder = msgspec.json.Decoder(_Hello | _Ran | _Error)
+_decoder = msgspec.json.Decoder(_Reply)
+
+
+def _program(batch: Batch) -> _Program:
+    return _Program(batch.staged, batch.program.path, batch.program.digest)
 
 
 class ForkServer:
-    """A client for one running `forkserver.py`: one batch of runs in flight at a time."""
+    """A client for one running `forkserver.py`: one request in flight at a time."""
 
     def __init__(self, index: int, seed: int, clock_shift: str, process: SandboxProcess) -> None:
         self.index = index
@@ -118,32 +146,41 @@ class ForkServer:
                 f"(server clock off by {skew:.0f} s from what was asked)"
             )
 
+    async def probe(self, batch: Batch) -> list[str]:
+        """Modules the program imports that import cleanly and silently (the server imports them too)."""
+        reply = await self._ask(_ProbeMessage(_program(batch)), _PROBE_TIMEOUT_S)
+        if not isinstance(reply, _Probed):
+            raise OracleError(f"fork server {self.index}: unexpected reply {type(reply).__name__}")
+        return reply.clean
+
     async def run(
-        self,
-        staged: str,
-        program: ProgramRef,
-        runs: list[CaseInput],
-        timeout_s: float,
-        cap: int,
-        stderr_cap: int,
+        self, batch: Batch, runs: list[CaseInput], preimport: list[str] | None = None
     ) -> list[RunResult]:
-        """Run each case once (sequentially, in forked children); raises OracleError if the server breaks."""
+        """Run each case once (sequentially, in forked children); raises OracleError if the server breaks.
+
+        `preimport` is what to import before the first run of a new program (None: the server probes).
+        """
         message = _RunMessage(
-            _Program(staged, program.path, program.digest), timeout_s, cap, stderr_cap, runs
+            _program(batch), preimport, batch.timeout_s, batch.output_cap, batch.stderr_cap, runs
         )
-        backstop = len(runs) * (timeout_s + 2.0) + 30.0
+        reply = await self._ask(message, len(runs) * (batch.timeout_s + 2.0) + _PROBE_TIMEOUT_S)
+        if not isinstance(reply, _Ran) or len(reply.results) != len(runs):
+            raise OracleError(f"fork server {self.index}: unexpected reply {type(reply).__name__}")
+        return [self._result(r) for r in reply.results]
+
+    async def _ask(self, message: _RunMessage | _ProbeMessage, backstop_s: float) -> _Reply:
         async with self._lock:
             try:
-                with anyio.fail_after(backstop):
+                with anyio.fail_after(
+                    backstop_s
+                ):  # the server enforces per-case timeouts; this is the backstop
                     await self._process.send(_encoder.encode(message) + b"\n")
                     reply = await self._read()
             except (TimeoutError, anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as exc:
                 raise OracleError(f"fork server {self.index}: {type(exc).__name__} {exc}") from None
         if isinstance(reply, _Error):
             raise OracleError(f"fork server {self.index}: {reply.message}")
-        if not isinstance(reply, _Ran) or len(reply.results) != len(runs):
-            raise OracleError(f"fork server {self.index}: unexpected reply {type(reply).__name__}")
-        return [self._result(r) for r in reply.results]
+        return reply
 
     def _result(self, r: _Result) -> RunResult:
         return RunResult(
@@ -159,7 +196,7 @@ class ForkServer:
             clock_shift=self.clock_shift,
         )
 
-    async def _read(self) -> _Hello | _Ran | _Error:
+    async def _read(self) -> _Reply:
         while b"\n" not in self._buffer:
             chunk = await self._process.receive(1 << 20)
             if not chunk:
@@ -187,6 +224,8 @@ class ServerPool:
         self.clock_shifts = clock_shifts
         self.limiter = limiter
         self.servers: list[ForkServer] = []
+        self._preimports: dict[str, list[str]] = {}
+        self._probing = anyio.Lock()
 
     def clock_shift(self, index: int) -> str:
         """Even servers keep the real clock; odd ones cycle through the configured shifts."""
@@ -217,18 +256,24 @@ class ServerPool:
         self.servers.extend(started[i] for i in missing)
         log.debug("oracle_servers_started", env=self.env.spec.key, servers=len(self.servers))
 
-    async def run(
-        self, index: int, staged: str, program: ProgramRef, runs: list[CaseInput], timeout_s: float, cap: int,
-        stderr_cap: int,
-    ) -> list[RunResult]:  # fmt: skip
+    async def run(self, index: int, batch: Batch, runs: list[CaseInput]) -> list[RunResult]:
         """Run a batch on server `index` under the shared limiter; one restart and retry if it breaks."""
+        preimport = await self._preimport(batch)
         async with self.limiter:
             try:
-                return await self.servers[index].run(staged, program, runs, timeout_s, cap, stderr_cap)
+                return await self.servers[index].run(batch, runs, preimport)
             except OracleError as exc:
                 log.warning("oracle_server_restart", env=self.env.spec.key, server=index, error=str(exc))
                 await self._restart(index)
-            return await self.servers[index].run(staged, program, runs, timeout_s, cap, stderr_cap)
+            return await self.servers[index].run(batch, runs, preimport)
+
+    async def _preimport(self, batch: Batch) -> list[str]:
+        """What servers pre-import for a program: probed once, on server 0, and shared with the others."""
+        async with self._probing:
+            if batch.program.digest not in self._preimports:
+                async with self.limiter:
+                    self._preimports[batch.program.digest] = await self.servers[0].probe(batch)
+            return self._preimports[batch.program.digest]
 
     async def _restart(self, index: int) -> None:
         old = self.servers[index]

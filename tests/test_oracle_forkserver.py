@@ -12,9 +12,10 @@ from pathlib import Path
 import anyio
 import pytest
 
+from repozero.errors import OracleError
 from repozero.oracle.direct import run_fresh
 from repozero.oracle.records import EnvSpec, ProgramRef, program_ref
-from repozero.oracle.server import ForkServer
+from repozero.oracle.server import Batch, ForkServer
 from repozero.oracle.source_env import LocalVenvEnvironment
 from repozero.sandbox import CaseInput
 
@@ -50,9 +51,9 @@ async def server(env: LocalVenvEnvironment) -> AsyncIterator[ForkServer]:
 async def _run(server: ForkServer, env: LocalVenvEnvironment, script: str, *cases: CaseInput, limit_s: float = 5.0,
                cap: int = 1 << 20, folder: Path = PLANTED) -> list:  # fmt: skip
     ref = program_ref(folder, script)
-    staged = await env.stage_program(ref)
+    batch = Batch(await env.stage_program(ref), ref, limit_s, cap, 4096)
     with anyio.fail_after(60):
-        return await server.run(staged, ref, list(cases), limit_s, cap, 4096)
+        return await server.run(batch, list(cases))
 
 
 NASTY_ARGV = [
@@ -168,9 +169,9 @@ async def test_server_survives_many_runs_and_a_bad_request(
     server: ForkServer, env: LocalVenvEnvironment
 ) -> None:
     bad = ProgramRef(dir="/nonexistent/folder", path="x.py", digest="nope")
-    with pytest.raises(Exception, match="fork server 0"):
+    with pytest.raises(OracleError, match="fork server 0: FileNotFoundError"):
         with anyio.fail_after(30):
-            await server.run("/nonexistent/folder", bad, [CaseInput(id="x", argv=[])], 5.0, 1000, 1000)
+            await server.run(Batch(bad.dir, bad, 5.0, 1000, 1000), [CaseInput(id="x", argv=[])])
     results = await _run(server, env, "echo.py", *(CaseInput(id=str(i), argv=[str(i)]) for i in range(40)))
     assert [json.loads(r.stdout)["argv"][1] for r in results] == [str(i) for i in range(40)]
 
@@ -180,20 +181,18 @@ async def test_forks_of_one_server_share_the_hash_seed_fresh_servers_do_not(
 ) -> None:
     """The reason the filter spreads repeats over servers: forks inherit the parent's hash seed."""
     ref = program_ref(PLANTED, "set_order.py")
-    staged = await env.stage_program(ref)
+    batch = Batch(await env.stage_program(ref), ref, 5.0, 1000, 100)
     with anyio.fail_after(60):
         one = await ForkServer.start(env, 0, "")
         try:
-            same = await one.run(
-                staged, ref, [CaseInput(id=str(i), argv=[]) for i in range(10)], 5.0, 1000, 100
-            )
+            same = await one.run(batch, [CaseInput(id=str(i), argv=[]) for i in range(10)])
         finally:
             await one.aclose()
         orders = set()
         for index in range(6):
             fresh = await ForkServer.start(env, index, "")
             try:
-                (result,) = await fresh.run(staged, ref, [CaseInput(id="0", argv=[])], 5.0, 1000, 100)
+                (result,) = await fresh.run(batch, [CaseInput(id="0", argv=[])])
             finally:
                 await fresh.aclose()
             orders.add(result.stdout)
@@ -204,13 +203,13 @@ async def test_forks_of_one_server_share_the_hash_seed_fresh_servers_do_not(
 
 async def test_clock_shift_moves_the_date(env: LocalVenvEnvironment) -> None:
     ref = program_ref(PLANTED, "today.py")
-    staged = await env.stage_program(ref)
+    batch = Batch(await env.stage_program(ref), ref, 5.0, 1000, 100)
     days = []
     with anyio.fail_after(60):
         for shift in ("", "+1d"):
             server = await ForkServer.start(env, 0, shift)
             try:
-                (result,) = await server.run(staged, ref, [CaseInput(id="0", argv=[])], 5.0, 1000, 100)
+                (result,) = await server.run(batch, [CaseInput(id="0", argv=[])])
             finally:
                 await server.aclose()
             days.append(result.stdout)

@@ -1,0 +1,201 @@
+"""Oracle throughput: fork servers against one fresh interpreter per run, on the same workload and filter.
+
+Workload: every case of a fixed dataset (default: the Oracle's test fixture, five samples, one with a real
+PyPI package), N = 20, cache off. Both paths use the same venvs, the same two-pass filter (two repeats,
+then the rest for survivors), the same clock shifts on odd repeats and the same parallelism (one run per
+CPU); both must reach identical verdicts and identical stdout bytes. Servers start inside the timed
+window; creating the venvs does not (both paths share them).
+
+Also measured: why repeats must not share a server — 20 forks of one server against 20 fresh servers,
+counting distinct outputs of a set-order program and an id() program.
+
+Prints `<metric>: <number>` lines; the last is `oracle_speedup`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+
+import anyio
+
+from repozero.datasets import Dataset, Sample, load_dataset
+from repozero.oracle import GroundTruthRequest, OracleConfig, Verdict, env_spec, open_oracle, program_ref
+from repozero.oracle.config import cache_root
+from repozero.oracle.direct import run_fresh
+from repozero.oracle.filter import decide, early_drop
+from repozero.oracle.server import Batch, ForkServer
+from repozero.oracle.source_env import LocalVenvEnvironment, LocalVenvProvider
+from repozero.runtime import run_async
+from repozero.sandbox import CaseInput
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures" / "oracle"
+Key = tuple[str, str]
+
+
+def _request(dataset: Dataset, sample: Sample, config: OracleConfig, repeats: int) -> GroundTruthRequest:
+    return GroundTruthRequest(
+        env=env_spec(sample.source),
+        program=program_ref(dataset.program_dir(sample.id), sample.test_program.path),
+        cases=[CaseInput(id=c.id, argv=c.argv, stdin=c.stdin) for c in sample.cases],
+        repeats=repeats,
+        timeout_s=config.timeout_s,
+        output_cap=config.output_cap,
+    )
+
+
+async def via_oracle(
+    dataset: Dataset, config: OracleConfig, repeats: int
+) -> tuple[dict[Key, Verdict], int, float]:
+    verdicts: dict[Key, Verdict] = {}
+    async with open_oracle(config) as oracle:
+        for sample in dataset.samples:  # venvs exist before the clock starts (shared with the exec path)
+            await oracle.fingerprint(env_spec(sample.source))
+
+        async def one(sample: Sample) -> None:
+            request = _request(dataset, sample, config, repeats)
+            for case, verdict in zip(
+                request.cases, await oracle.ground_truth(request, use_cache=False), strict=True
+            ):
+                verdicts[(sample.id, case.id)] = verdict
+
+        started = time.perf_counter()
+        async with anyio.create_task_group() as tg:
+            for sample in dataset.samples:
+                tg.start_soon(one, sample)
+        elapsed = time.perf_counter() - started
+    return verdicts, oracle.stats.runs, elapsed
+
+
+async def via_exec(
+    dataset: Dataset, config: OracleConfig, repeats: int
+) -> tuple[dict[Key, Verdict], int, float]:
+    provider = LocalVenvProvider(cache_root(config), config.faketime_lib)
+    limiter = anyio.CapacityLimiter(config.parallel or os.cpu_count() or 1)
+    verdicts: dict[Key, Verdict] = {}
+    runs = 0
+
+    async def repeat(
+        env: LocalVenvEnvironment, request: GroundTruthRequest, case: CaseInput, r: int, out: list
+    ) -> None:
+        nonlocal runs
+        shift = (
+            config.clock_shifts[(r // 2) % len(config.clock_shifts)] if r % 2 and config.clock_shifts else ""
+        )
+        async with limiter:
+            out.append(
+                await run_fresh(env, request.program, case, timeout_s=request.timeout_s,
+                                output_cap=request.output_cap, stderr_cap=config.stderr_cap, clock_shift=shift)
+            )  # fmt: skip
+        runs += 1
+
+    async def one_case(
+        env: LocalVenvEnvironment, request: GroundTruthRequest, sample: Sample, case: CaseInput
+    ) -> None:
+        results: list = []
+        first = min(config.probe_repeats, repeats)
+        for span in (range(first), range(first, repeats)):
+            async with anyio.create_task_group() as tg:
+                for r in span:
+                    tg.start_soon(repeat, env, request, case, r, results)
+            dropped = early_drop(case.id, results, request.timeout_s, request.output_cap)
+            if dropped is not None:
+                verdicts[(sample.id, case.id)] = dropped
+                return
+        verdicts[(sample.id, case.id)] = decide(case.id, results, request.timeout_s, request.output_cap)
+
+    requests = [(s, _request(dataset, s, config, repeats)) for s in dataset.samples]
+    envs = {s.id: provider.environment(env_spec(s.source)) for s in dataset.samples}
+    for env in envs.values():
+        await env.prepare()
+    started = time.perf_counter()
+    async with anyio.create_task_group() as tg:
+        for sample, request in requests:
+            for case in request.cases:
+                tg.start_soon(one_case, envs[sample.id], request, sample, case)
+    return verdicts, runs, time.perf_counter() - started
+
+
+async def fork_effect(config: OracleConfig, script: str, count: int) -> tuple[int, int]:
+    """Distinct outputs: `count` forks of one server, then one run on each of `count` fresh servers."""
+    env = LocalVenvProvider(cache_root(config)).environment(
+        env_spec(load_dataset(FIXTURES / "mini").samples[0].source)
+    )
+    await env.prepare()
+    ref = program_ref(FIXTURES / "planted", script)
+    batch = Batch(await env.stage_program(ref), ref, 5.0, 4096, 4096)
+    cases = [CaseInput(id=str(i), argv=[]) for i in range(count)]
+    one = await ForkServer.start(env, 0, "")
+    try:
+        same = {r.stdout for r in await one.run(batch, cases)}
+    finally:
+        await one.aclose()
+    spread = set()
+    for index in range(count):
+        server = await ForkServer.start(env, index, "")
+        try:
+            spread.update(r.stdout for r in await server.run(batch, cases[:1]))
+        finally:
+            await server.aclose()
+    return len(same), len(spread)
+
+
+def _same(a: Verdict, b: Verdict) -> bool:
+    return (a.reason, a.stdout, a.exit_code) == (b.reason, b.stdout, b.exit_code)
+
+
+def _cpu_s() -> float:
+    """CPU seconds of this process and of every descendant it has reaped (servers reap their forks)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+async def main(args: argparse.Namespace) -> int:
+    config = OracleConfig(cache=False, servers=max(20, args.repeats), cache_dir=args.cache_dir or "")
+    dataset = load_dataset(args.dataset)
+    cpu = _cpu_s()
+    fork, fork_runs, fork_s = await via_oracle(dataset, config, args.repeats)
+    fork_cpu, cpu = _cpu_s() - cpu, _cpu_s()
+    fresh, exec_runs, exec_s = await via_exec(dataset, config, args.repeats)
+    exec_cpu = _cpu_s() - cpu
+    identical = fork.keys() == fresh.keys() and all(_same(fork[k], fresh[k]) for k in fork)
+    kept = sum(v.kept for v in fork.values())
+    print(f"workload_samples: {len(dataset.samples)}")
+    print(f"workload_cases: {len(fork)}")
+    print(f"workload_kept: {kept}")
+    print(f"repeats: {args.repeats}")
+    print(f"runs_fork: {fork_runs}")
+    print(f"runs_exec: {exec_runs}")
+    print(f"verdicts_and_bytes_identical: {int(identical)}")
+    for script, name in (("set_order.py", "set_orders"), ("id_object.py", "ids")):
+        same, spread = await fork_effect(config, script, args.effect_runs)
+        print(f"distinct_{name}_forks_of_one_server: {same}")
+        print(f"distinct_{name}_fresh_servers: {spread}")
+    print(f"cpu_ms_per_run_fork: {fork_cpu / fork_runs * 1000:.2f}")
+    print(f"cpu_ms_per_run_exec: {exec_cpu / exec_runs * 1000:.2f}")
+    print(f"cpu_speedup: {(exec_cpu / exec_runs) / (fork_cpu / fork_runs):.1f}")
+    print(f"seconds_fork: {fork_s:.2f}")
+    print(f"seconds_exec: {exec_s:.2f}")
+    print(f"ms_per_run_fork: {fork_s / fork_runs * 1000:.2f}")
+    print(f"ms_per_run_exec: {exec_s / exec_runs * 1000:.2f}")
+    print(f"oracle_speedup: {(exec_s / exec_runs) / (fork_s / fork_runs):.1f}")
+    return 0 if identical else 1
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--dataset", type=Path, default=FIXTURES / "mini")
+    parser.add_argument("--repeats", type=int, default=20)
+    parser.add_argument("--effect-runs", type=int, default=20)
+    parser.add_argument("--cache-dir", help="venv cache (default: the Oracle's usual cache dir)")
+    from repozero.log import configure_logging
+
+    configure_logging(level="warning")
+    sys.exit(run_async(main, parser.parse_args()))
