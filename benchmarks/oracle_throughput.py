@@ -15,6 +15,7 @@ Prints `<metric>: <number>` lines; the last is `oracle_speedup`.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import os
 import resource
 import sys
@@ -158,6 +159,9 @@ def _cpu_s() -> float:
 async def main(args: argparse.Namespace) -> int:
     config = OracleConfig(cache=False, servers=max(20, args.repeats), cache_dir=args.cache_dir or "")
     dataset = load_dataset(args.dataset)
+    if args.samples:
+        wanted = args.samples.split(",")
+        dataset.samples = [s for s in dataset.samples if any(fnmatch.fnmatchcase(s.id, w) for w in wanted)]
     cpu = _cpu_s()
     fork, fork_runs, fork_s = await via_oracle(dataset, config, args.repeats)
     fork_cpu, cpu = _cpu_s() - cpu, _cpu_s()
@@ -191,7 +195,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--dataset", type=Path, default=FIXTURES / "mini")
+    parser.add_argument("--dataset", default=str(FIXTURES / "mini"), help="dataset folder or builtin:NAME")
+    parser.add_argument("--samples", help="comma-separated globs of sample ids (default: all)")
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--effect-runs", type=int, default=20)
     parser.add_argument("--cache-dir", help="venv cache (default: the Oracle's usual cache dir)")

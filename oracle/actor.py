@@ -72,6 +72,7 @@ class OracleService:
         self.stats = OracleStats()
         self.limiter = anyio.CapacityLimiter(config.parallel or os.cpu_count() or 1)
         self._inboxes: dict[str, MemoryObjectSendStream[_Job]] = {}
+        self._pools: dict[str, ServerPool] = {}
         self._starting = anyio.Lock()
         self._tg: TaskGroup | None = None
 
@@ -97,6 +98,11 @@ class OracleService:
     async def ground_truth(self, request: GroundTruthRequest, *, use_cache: bool = True) -> list[Verdict]:
         """Verdicts for `request.cases`, in order. Raises OracleError only for broken infrastructure."""
         return (await self._ask(request, use_cache))[1]
+
+    @property
+    def running_servers(self) -> int:
+        """Fork servers alive right now, over all environments."""
+        return sum(len(pool.servers) for pool in self._pools.values())
 
     async def fingerprint(self, env: EnvSpec) -> Fingerprint:
         """What the environment holds (prepares it if needed)."""
@@ -135,16 +141,32 @@ class OracleService:
         """The actor of one environment: owns its server pool; ends when its inbox closes."""
         send, inbox = anyio.create_memory_object_stream[_Job](_INBOX)
         task_status.started(send)
-        pool = ServerPool(env, list(self.config.clock_shifts), self.limiter)
+        pool = self._pools[env.spec.key] = ServerPool(env, list(self.config.clock_shifts), self.limiter)
+        busy = anyio.Lock()
+        last_used = [anyio.current_time()]
         try:
-            async with inbox:
-                async for job in inbox:
-                    await anyio.sleep(_LINGER_S)  # let callers that ask at the same moment join the batch
-                    await self._answer([job, *_drain(inbox, self.config.batch_max - 1)], env, pool)
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(self._stop_idle_servers, pool, busy, last_used)
+                async with inbox:
+                    async for job in inbox:
+                        await anyio.sleep(_LINGER_S)  # let callers that ask at the same moment join the batch
+                        async with busy:
+                            await self._answer([job, *_drain(inbox, self.config.batch_max - 1)], env, pool)
+                            last_used[0] = anyio.current_time()
+                tg.cancel_scope.cancel()
         finally:
             for job in _drain(inbox, _INBOX):  # cancelled with requests still queued
                 job.reply.close()
             await pool.aclose()
+
+    async def _stop_idle_servers(self, pool: ServerPool, busy: anyio.Lock, last_used: list[float]) -> None:
+        """Stop the servers after `server_idle_s` without requests (fresh ones start on the next request)."""
+        idle_s = self.config.server_idle_s
+        while True:
+            await anyio.sleep(max(idle_s / 4, 0.05))
+            async with busy:
+                if pool.servers and anyio.current_time() - last_used[0] >= idle_s:
+                    await pool.aclose()
 
     async def _answer(self, jobs: list[_Job], env: SourceEnvironment, pool: ServerPool) -> None:
         self.stats.requests += len(jobs)

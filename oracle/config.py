@@ -30,6 +30,8 @@ class OracleConfig(Record, kw_only=True):
     servers: int = 20
     """Fork servers per environment, each a fresh interpreter with its own hash seed; with servers >= N
     the N repeats of a case all run on different servers (else they wrap around)."""
+    server_idle_s: float = 60.0
+    """An environment's fork servers stop after this long without requests (they restart on demand)."""
     parallel: int = 0
     """Case runs at once across all servers; 0 means the number of CPUs."""
     probe_repeats: int = 2

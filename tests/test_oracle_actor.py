@@ -6,6 +6,7 @@ import uuid
 from pathlib import Path
 
 import anyio
+import msgspec
 import pytest
 
 from repozero.errors import OracleError
@@ -79,3 +80,19 @@ async def test_a_broken_environment_fails_only_its_callers(config: OracleConfig,
                 await oracle.ground_truth(_request(good, 1, EnvSpec(python="2.9")))
             verdicts = await oracle.ground_truth(_request(good, 1))
     assert verdicts[0].stdout == b"good 0\n"
+
+
+async def test_idle_servers_stop_and_come_back(config: OracleConfig, tmp_path: Path) -> None:
+    idle = msgspec.structs.replace(config, server_idle_s=0.2)
+    program = _program(tmp_path, "idle")
+    async with open_oracle(idle) as oracle:
+        with anyio.fail_after(60):
+            await oracle.ground_truth(_request(program, 1))
+            assert oracle.running_servers == 3
+            for _ in range(100):
+                await anyio.sleep(0.05)
+                if oracle.running_servers == 0:
+                    break
+            assert oracle.running_servers == 0
+            verdicts = await oracle.ground_truth(_request(program, 2))
+    assert [v.stdout for v in verdicts] == [b"idle 0\n", b"idle 1\n"]
