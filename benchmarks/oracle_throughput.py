@@ -1,15 +1,16 @@
 """Oracle throughput: fork servers against one fresh interpreter per run, on the same workload and filter.
 
-Workload: every case of a fixed dataset (default: the Oracle's test fixture, five samples, one with a real
-PyPI package), N = 20, cache off. Both paths use the same venvs, the same two-pass filter (two repeats,
-then the rest for survivors), the same clock shifts on odd repeats and the same parallelism (one run per
-CPU); both must reach identical verdicts and identical stdout bytes. Servers start inside the timed
-window; creating the venvs does not (both paths share them).
+Workload: every case of a fixed set of samples (default: `slugify-basic` and `humanize-numbers` of the
+built-in `py2js-lite`, real pinned PyPI packages; `--dataset tests/fixtures/oracle/mini --samples '*'`
+runs the Oracle's small stdlib-only fixture instead), N = 20, cache off. Both paths use the same venvs,
+the same two-pass filter (two repeats, then the rest for survivors), the same clock shifts on odd
+repeats and the same parallelism (one run per CPU); both must reach identical verdicts and identical
+stdout bytes. Servers start inside the timed window; creating the venvs does not (both paths share them).
 
 Also measured: why repeats must not share a server — 20 forks of one server against 20 fresh servers,
 counting distinct outputs of a set-order program and an id() program.
 
-Prints `<metric>: <number>` lines; the last is `oracle_speedup`.
+Prints `<metric>: <number>` lines; the last is `oracle_speedup` (wall time per run, exec over fork).
 """
 
 from __future__ import annotations
@@ -195,8 +196,10 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--dataset", default=str(FIXTURES / "mini"), help="dataset folder or builtin:NAME")
-    parser.add_argument("--samples", help="comma-separated globs of sample ids (default: all)")
+    parser.add_argument("--dataset", default="builtin:py2js-lite", help="dataset folder or builtin:NAME")
+    parser.add_argument(
+        "--samples", default="slugify-basic,humanize-numbers", help="comma-separated globs of sample ids"
+    )
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--effect-runs", type=int, default=20)
     parser.add_argument("--cache-dir", help="venv cache (default: the Oracle's usual cache dir)")
