@@ -208,6 +208,7 @@ def orchestrator_phase(url: str, episodes: int, steps: int, docker: bool, out: P
     from repozero.orchestrator.results import ResultsStore
     from repozero.orchestrator.run import start_run
     from repozero.orchestrator.spec import RunSpec
+    from repozero.traces import TraceReader
 
     configure_logging(level="info")
     config = load_config(None, _sandbox_overrides(docker, episodes))
@@ -226,7 +227,9 @@ def orchestrator_phase(url: str, episodes: int, steps: int, docker: bool, out: P
     store.close()
     grade_s = sum(r.timings.get("grade", 0.0) for r in results)
     calls, opened = _action_stats(out / "actions.jsonl", probe.started_unix)
+    traced = len(list(TraceReader(out / "traces").finished_episodes()))
     return {
+        "traced_episodes": traced,
         "model_call_mean_s": sum(calls) / len(calls),
         "model_calls": len(calls),
         "cpu_s": sampler.cpu,
@@ -333,7 +336,8 @@ def report(args: argparse.Namespace) -> None:
     print(f"latency_bound_ideal_s: {ideal:.2f}")
     print(f"bare_wall_s: {bare['wall_s']:.2f}")
     print(f"bare_close_s: {bare['close_s']:.2f}")
-    print(f"bare_wall_over_ideal: {bare['wall_s'] / ideal:.3f}")
+    if ideal:
+        print(f"bare_wall_over_ideal: {bare['wall_s'] / ideal:.3f}")
     print(f"bare_rss_per_inflight_episode_mib: {bare['rss_per_episode_mib']:.3f}")
     print(f"bare_model_call_mean_s: {bare['model_call_mean_s']:.3f}")
     print(f"bare_sandboxes_open_after_s: {bare['sandboxes_open_after_s']:.2f}")
@@ -347,7 +351,8 @@ def report(args: argparse.Namespace) -> None:
     print(f"orchestrator_episodes_finished: {orch['episodes']}")
     print(f"orchestrator_infra_failures: {orch['infra_failures']}")
     print(f"orchestrator_peak_inflight: {orch['peak_in_flight']}")
-    print(f"orchestrator_wall_over_ideal: {orch['wall_s'] / ideal:.3f}")
+    if ideal:
+        print(f"orchestrator_wall_over_ideal: {orch['wall_s'] / ideal:.3f}")
     print(f"rss_per_inflight_episode_mib: {orch['rss_per_episode_mib']:.3f}")
     print(f"# {kind} sandboxes; load average after: {os.getloadavg()[0]:.2f}", file=sys.stderr)
     print(f"orchestrator_overhead: {orch['wall_s'] / bare['wall_s']:.3f}")
