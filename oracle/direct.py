@@ -24,6 +24,8 @@ from repozero.sandbox import CaseInput
 
 __all__ = ["run_fresh"]
 
+_DRAIN_GRACE_S = 1.0
+
 
 async def run_fresh(
     env: LocalVenvEnvironment,
@@ -65,24 +67,35 @@ async def _run(
     argv = [str(env.python), program.path, *case.argv]
     process = await anyio.open_process(argv, cwd=cwd, env=environ, stdin=stdin, start_new_session=True)
     out, err = bytearray(), bytearray()
-    truncated = timed_out = False
+    state = {"truncated": False, "exited": False}
+
+    async def read_stdout() -> None:
+        assert process.stdout is not None
+        if await _drain(process.stdout, out, cap, True):
+            state["truncated"] = True
+            _kill_group(process.pid)
+
     try:
         with anyio.move_on_after(timeout_s) as scope:
             async with anyio.create_task_group() as tg:
                 if process.stdin is not None:
                     tg.start_soon(_feed, process, case.stdin or b"")
-                assert process.stdout is not None and process.stderr is not None
+                assert process.stderr is not None
                 tg.start_soon(_drain, process.stderr, err, stderr_cap, False)
-                truncated = await _drain(process.stdout, out, cap, True)
-                if truncated:
-                    _kill_group(process.pid)
-            await process.wait()
-        timed_out = scope.cancelled_caught
+                tg.start_soon(read_stdout)
+                await process.wait()
+                state["exited"] = True
+                _kill_group(process.pid)  # its own child processes die with it, as in the fork server
+                tg.cancel_scope.deadline = min(
+                    tg.cancel_scope.deadline, anyio.current_time() + _DRAIN_GRACE_S
+                )
+        timed_out = scope.cancelled_caught and not state["exited"]
     finally:
         _kill_group(process.pid)
         with anyio.CancelScope(shield=True):
             await process.wait()
             await process.aclose()
+    truncated = state["truncated"]
     return RunResult(
         id=case.id,
         stdout=bytes(out[:cap]),

@@ -239,3 +239,18 @@ async def test_fork_and_fresh_interpreter_print_the_same_bytes(
 def _scrub(stderr: bytes) -> bytes:
     """Scratch folders differ per run; everything else in a traceback must not."""
     return re.sub(rb"/tmp/[^\"]*/work/", b"WORK/", stderr)
+
+
+@pytest.mark.parametrize("script", ["raising.py", "exit_three.py", "killed.py", "huge.py", "sleeper.py"])
+async def test_fork_and_fresh_interpreter_agree_on_outcomes(
+    server: ForkServer, env: LocalVenvEnvironment, script: str
+) -> None:
+    case = CaseInput(id="x", argv=[uuid.uuid4().hex])
+    (forked,) = await _run(server, env, script, case, limit_s=1.0, cap=50_000)
+    with anyio.fail_after(30):
+        fresh = await run_fresh(env, program_ref(PLANTED, script), case, timeout_s=1.0, output_cap=50_000,
+                                stderr_cap=4096)  # fmt: skip
+    outcome = ("exit_code", "timed_out", "truncated")
+    assert [getattr(forked, k) for k in outcome] == [getattr(fresh, k) for k in outcome]
+    if script != "sleeper.py":  # it prints the pid of its own child
+        assert forked.stdout == fresh.stdout
