@@ -147,7 +147,10 @@ def test_every_format_loads_and_holds_what_was_captured(tmp_path: Path) -> None:
         request = so_far + json.loads(row["new_messages"])
         assert request == [msgspec.to_builtins(m) for m in call.messages]
         history[row["trajectory_id"]] = [*request, msgspec.to_builtins(call.response)]
-        assert row["completion_ids"] == call.tokens.completion_ids  # type: ignore[union-attr]
+        assert call.tokens is not None and call.tokens.prompt_ids is not None
+        assert row["completion_ids"] == call.tokens.completion_ids
+        assert row["prompt_ids_count"] == len(call.tokens.prompt_ids)
+        assert row["response_tool_calls"] == [msgspec.to_builtins(c) for c in call.response.tool_calls]
 
 
 def test_only_the_last_try_of_finished_episodes(tmp_path: Path) -> None:

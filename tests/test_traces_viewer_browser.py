@@ -106,7 +106,7 @@ def test_one_episode_timeline_and_diff(viewer: str, tmp_path: Path) -> None:
     assert "first difference at byte 8" in diff
     assert '<mark class="chg">5</mark>' in diff and '<mark class="chg">1</mark>' in diff  # max=5 vs max=1
     slug = dom(tmp_path, viewer + "#/episode/0/fx-slug--a0")
-    assert 'title="wrong_output">canary</span>' in slug  # a hidden case: id and status, nothing else
+    assert re.search(r'<span class="case status-\w+" title="\w+">canary</span>', slug)  # id and status only
     assert RUN.CANARY not in slug and RUN.CANARY.lower() not in slug
 
 

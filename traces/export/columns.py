@@ -14,7 +14,7 @@ from typing import Any
 
 from repozero.errors import UsageError
 
-__all__ = ["ColumnBuffer", "FlatList", "arrow_type", "pyarrow"]
+__all__ = ["ColumnBuffer", "FlatList", "ToolCallList", "arrow_type", "pyarrow"]
 
 _FLAT = {"ids": "i", "logprobs": "f", "mask": "b"}
 """Kinds stored flat: list<int32>, list<float32>, list<int8>."""
@@ -79,9 +79,45 @@ class FlatList:
         return pa.ListArray.from_arrays(offsets, values, mask=mask)
 
 
+class ToolCallList:
+    """A list<struct<id, name, arguments>> column kept as three flat string lists and offsets, so a
+    batch holds no container per row (the garbage collector would walk every one of them)."""
+
+    __slots__ = ("arguments", "ids", "names", "offsets")
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+        self.names: list[str] = []
+        self.arguments: list[str] = []
+        self.offsets = array("i", [0])
+
+    def append(self, calls: Sequence[tuple[str, str, str]]) -> None:
+        for call_id, name, arguments in calls:
+            self.ids.append(call_id)
+            self.names.append(name)
+            self.arguments.append(arguments)
+        self.offsets.append(len(self.ids))
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def to_arrow(self, kind: str) -> Any:
+        pa = pyarrow()
+        struct = pa.StructArray.from_arrays(
+            [
+                pa.array(self.ids, pa.string()),
+                pa.array(self.names, pa.string()),
+                pa.array(self.arguments, pa.string()),
+            ],
+            names=["id", "name", "arguments"],
+        )
+        offsets = pa.Array.from_buffers(pa.int32(), len(self.offsets), [None, pa.py_buffer(self.offsets)])
+        return pa.ListArray.from_arrays(offsets, struct, type=arrow_type(kind))
+
+
 class ColumnBuffer:
-    """A batch of rows of one table, column by column. `cols[name]` is a list, or a `FlatList` for
-    the flat kinds; every row appends exactly one value to every column."""
+    """A batch of rows of one table, column by column. `cols[name]` is a list, a `FlatList` (number
+    lists) or a `ToolCallList`; every row appends exactly one value to every column."""
 
     MAX_VALUES = 1 << 28
     """Flush before any flat column holds more values than this (int32 offsets stay far from overflow)."""
@@ -89,19 +125,19 @@ class ColumnBuffer:
     def __init__(self, spec: Sequence[tuple[str, str]]) -> None:
         self.spec = list(spec)
         self.cols: dict[str, Any] = {}
+        self._flats: list[FlatList] = []
         self.clear()
 
     def clear(self) -> None:
-        self.cols = {name: FlatList(_FLAT[kind]) if kind in _FLAT else [] for name, kind in self.spec}
+        self.cols = {name: _column(kind) for name, kind in self.spec}
+        self._flats = [c for c in self.cols.values() if isinstance(c, FlatList)]
 
     def __len__(self) -> int:
-        name, kind = self.spec[0]
-        column = self.cols[name]
-        return len(column.nulls) if kind in _FLAT else len(column)
+        column = self.cols[self.spec[0][0]]
+        return len(column.nulls) if isinstance(column, FlatList) else len(column)
 
     def full(self, rows: int) -> bool:
-        flats = [c for c in self.cols.values() if isinstance(c, FlatList)]
-        return len(self) >= rows or any(len(c.values) >= self.MAX_VALUES for c in flats)
+        return len(self) >= rows or any(len(c.values) >= self.MAX_VALUES for c in self._flats)
 
     def schema(self) -> Any:
         pa = pyarrow()
@@ -111,7 +147,15 @@ class ColumnBuffer:
         """The buffered rows as an Arrow record batch (the buffer is left as it is)."""
         pa = pyarrow()
         arrays = [
-            self.cols[name].to_arrow(kind) if kind in _FLAT else pa.array(self.cols[name], arrow_type(kind))
-            for name, kind in self.spec
+            column.to_arrow(kind)
+            if isinstance(column, FlatList | ToolCallList)
+            else pa.array(column, arrow_type(kind))
+            for (name, kind), column in zip(self.spec, self.cols.values(), strict=True)
         ]
         return pa.RecordBatch.from_arrays(arrays, schema=self.schema())
+
+
+def _column(kind: str) -> Any:
+    if kind in _FLAT:
+        return FlatList(_FLAT[kind])
+    return ToolCallList() if kind == "tool_calls" else []

@@ -44,7 +44,7 @@ def export_runs(
     try:
         writer = writer_for(output, selector, options)
         for run in runs:
-            for ep in run.episodes(EXPORT_KINDS):
+            for ep in run.episodes(EXPORT_KINDS, tokens=options.format.startswith("rl-")):
                 finished += 1
                 reason = selector.episode_reason(run, ep)
                 if reason is not None:

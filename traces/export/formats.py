@@ -68,7 +68,7 @@ class SftWriter(FormatWriter):
             except InvalidToolArguments:
                 self.skipped["trajectory:invalid_tool_arguments"] += 1
                 continue
-            if self.selector.duplicate(*(_encode([r["messages"], r["tools"]]) for r in rows)):
+            if self.selector.duplicate(_encode([r["messages"], r["tools"]]) for r in rows):
                 self.skipped["trajectory:duplicate"] += 1
                 continue
             for row in rows:
@@ -93,7 +93,7 @@ class RlWriter(FormatWriter):
             if not self.inexact_ok and not all(exact(c) for c in traj.calls):
                 self.skipped["trajectory:inexact_token_ids"] += 1
                 continue
-            if self.selector.duplicate(*token_parts(traj)):
+            if self.selector.duplicate(token_parts(traj)):
                 self.skipped["trajectory:duplicate"] += 1
                 continue
             masks: dict[str, Any] = {"masked": self.masked(ep), "mask_truncated": opts.mask_truncated}
@@ -119,8 +119,7 @@ class ParquetWriter(FormatWriter):
         self.steps = output.parquet("steps.parquet", STEP_COLUMNS)
 
     def add(self, run: RunSource, ep: FinishedEpisode, reward: float, split: str) -> int:
-        content = (_encode([d.delta, d.response]) for d in ep.deltas)
-        if self.selector.duplicate(*content):
+        if self.selector.duplicate(_encode([d.delta, d.response]) for d in ep.deltas):
             self.skipped["episode:duplicate"] += 1
             return 0
         episode_row(self.episodes, run.run_id, ep, reward, split)

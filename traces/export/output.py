@@ -35,8 +35,8 @@ class ParquetFile:
     def cols(self) -> dict[str, Any]:
         return self.buffer.cols
 
-    def row_done(self) -> None:
-        """Call after appending one row to every column."""
+    def rows_done(self) -> None:
+        """Call after appending rows to every column: writes a row group once the buffer is full."""
         if self.buffer.full(ROW_GROUP_ROWS):
             self.flush()
 

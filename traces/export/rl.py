@@ -85,7 +85,7 @@ def step_rows(out: ParquetFile, run_id: str, traj: Trajectory, reward: float, *,
             c["loss_mask"].append(None)
         else:
             c["loss_mask"].append_filled(_trains(call, masked, mask_truncated), len(t.completion_ids))
-        out.row_done()
+    out.rows_done()
     return n
 
 
@@ -112,7 +112,7 @@ def merged_rows(out: ParquetFile, run_id: str, traj: Trajectory, reward: float, 
         c["response_ids"].append(response)
         c["loss_mask"].append(mask)
         c["rollout_logprobs"].append(logprobs)
-        out.row_done()
+    out.rows_done()
     return len(parts)
 
 

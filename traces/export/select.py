@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import Counter
+from collections.abc import Iterable
 from fnmatch import fnmatchcase
 
 from repozero.errors import UsageError
@@ -70,8 +71,9 @@ class Selector:
     def split(self, ep: FinishedEpisode) -> str:
         return "test" if _unit(ep.record.library, ep.record.sample) in self.test_units else "train"
 
-    def duplicate(self, *parts: bytes) -> bool:
-        """True when `--dedup` is on and content with this hash was exported before."""
+    def duplicate(self, parts: Iterable[bytes]) -> bool:
+        """True when `--dedup` is on and content with this hash was exported before (`parts` is only
+        consumed when it is)."""
         if not self.filters.dedup:
             return False
         digest = hashlib.blake2b(digest_size=16)

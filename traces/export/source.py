@@ -8,11 +8,12 @@ One pass per shard decodes only the kinds of line the caller asked for.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Union, get_args
 
 import msgspec
 
@@ -31,26 +32,23 @@ from ..records import (
     ModelCallFailedRecord,
     ModelCallRecord,
     RoundRecord,
-    RunRecord,
     ToolExecutionRecord,
     TraceRecord,
-    record_decoder,
 )
+from .calls import messages_only_decoder
 
 __all__ = ["ALL_KINDS", "EXPORT_KINDS", "FinishedEpisode", "RunSource", "open_runs"]
 
 ALL_KINDS = frozenset(
     {
-        "run", "episode_started", "episode", "model_call", "model_call_failed", "agent_run",
+        "episode_started", "episode", "model_call", "model_call_failed", "agent_run",
         "tool_execution", "round", "oracle_answer", "visible_grade", "hidden_grade",
     }
 )  # fmt: skip
-"""Every kind of line that belongs to an episode (plus `run`)."""
+"""Every kind of line that belongs to an episode."""
 
-EXPORT_KINDS = frozenset({"run", "episode_started", "episode", "model_call", "agent_run"})
+EXPORT_KINDS = frozenset({"episode_started", "episode", "model_call", "agent_run"})
 """What trainer exports need: command outputs and grades reach them through messages and rewards."""
-
-_KIND_AT = len(b'{"kind":"')
 
 
 class FinishedEpisode(msgspec.Struct, frozen=True, kw_only=True):
@@ -73,8 +71,12 @@ class FinishedEpisode(msgspec.Struct, frozen=True, kw_only=True):
 class _Try:
     """The records of one episode's current try, gathered until its `episode` line."""
 
+    __slots__ = ("calls", "deltas", "lists", "start")
+
     def __init__(self, start: EpisodeStartRecord | None) -> None:
         self.start = start
+        self.calls: list[ModelCall] = []
+        self.deltas: list[ModelCallRecord] = []
         self.lists: dict[type, list[Any]] = {}
 
     def add(self, record: Any) -> None:
@@ -83,11 +85,11 @@ class _Try:
     def finish(self, entry: ManifestEntry, record: EpisodeRecord) -> FinishedEpisode:
         get = self.lists.get
         return FinishedEpisode(
-            entry=entry, record=record, start=self.start, calls=get(ModelCall, []),
-            deltas=get(ModelCallRecord, []), failed_calls=get(ModelCallFailedRecord, []),
-            tool_executions=get(ToolExecutionRecord, []), agents=get(AgentRunRecord, []),
-            rounds=get(RoundRecord, []), oracle_answers=get(OracleAnswerRecord, []),
-            visible_grades=get(VisibleGradeRecord, []), hidden_grades=get(HiddenGradeRecord, []),
+            entry=entry, record=record, start=self.start, calls=self.calls, deltas=self.deltas,
+            failed_calls=get(ModelCallFailedRecord, []), tool_executions=get(ToolExecutionRecord, []),
+            agents=get(AgentRunRecord, []), rounds=get(RoundRecord, []),
+            oracle_answers=get(OracleAnswerRecord, []), visible_grades=get(VisibleGradeRecord, []),
+            hidden_grades=get(HiddenGradeRecord, []),
         )  # fmt: skip
 
 
@@ -110,83 +112,106 @@ class RunSource:
     def _entry_run_id(self) -> str:
         return next((e.run_id for e in self.entries.values() if e.run_id), "")
 
-    def episodes(self, kinds: frozenset[str] = EXPORT_KINDS) -> Iterator[FinishedEpisode]:
-        """Every finished episode, shard by shard in finishing order, holding the `kinds` asked for."""
+    def episodes(self, kinds: frozenset[str] = EXPORT_KINDS, *, tokens: bool = True) -> Iterator[FinishedEpisode]:  # fmt: skip
+        """Every finished episode, shard by shard in finishing order, holding the `kinds` asked for.
+
+        `tokens=False` leaves each call's full prompt ids unbuilt (`call.tokens` is None; the stored
+        `TokenDelta` is in `deltas`), which saves the square of a conversation's length.
+        """
         by_shard: dict[str, dict[str, ManifestEntry]] = {}
         for entry in self.entries.values():
             by_shard.setdefault(entry.shard, {})[entry.episode_id] = entry
         for shard in sorted(by_shard):
             wanted = by_shard[shard]
-            yield from self._shard(shard, wanted, kinds, 0, max(e.end_offset for e in wanted.values()))
+            end = max(e.end_offset for e in wanted.values())
+            yield from self._shard(shard, wanted, kinds, 0, end, tokens)
 
-    def episode(self, episode_id: str, kinds: frozenset[str] = ALL_KINDS) -> FinishedEpisode | None:
+    def episode(self, episode_id: str, kinds: frozenset[str] = ALL_KINDS, *, tokens: bool = True) -> FinishedEpisode | None:  # fmt: skip
         """One finished episode, decoded from its byte range only (None if it never finished)."""
         entry = self.entries.get(episode_id)
         if entry is None:
             return None
-        found = self._shard(entry.shard, {episode_id: entry}, kinds, entry.first_offset, entry.end_offset)
+        found = self._shard(
+            entry.shard, {episode_id: entry}, kinds, entry.first_offset, entry.end_offset, tokens
+        )
         return next(iter(found), None)
 
-    def run_record(self) -> RunRecord | None:
-        """The run's `run` line (the first shard's first frames), if captured."""
-        for path in self.reader.shards():
-            for record in _records(path, frozenset({"run"}), 0, None):
-                return record  # type: ignore[return-value]
-        return None
-
     def _shard(
-        self, shard: str, wanted: dict[str, ManifestEntry], kinds: frozenset[str], start: int, end: int | None
+        self,
+        shard: str,
+        wanted: dict[str, ManifestEntry],
+        kinds: frozenset[str],
+        start: int,
+        end: int,
+        tokens: bool,
     ) -> Iterator[FinishedEpisode]:
         path = self.trace_dir / "shards" / shard
         if not path.exists():
             raise TraceFormatError(f"{self.trace_dir}: the manifest names shard {shard}, which is missing")
-        prefixes, tries = PrefixDecoder(), dict[str, _Try]()
+        prefixes = PrefixDecoder() if tokens else messages_only_decoder()
+        tries: dict[str, _Try] = {}
         calls, agents = "model_call" in kinds, "agent_run" in kinds
         needed = kinds | {"episode_started", "episode"} | ({"agent_run"} if calls else set())
         for record in _records(path, needed, start, end):
             eid: str | None = getattr(record, "episode_id", None)
             if eid is None:
                 continue
+            current = tries.get(eid)
+            if current is None and eid in wanted:
+                current = tries[eid] = _Try(None)
             match record:
                 case ModelCallRecord():
                     call = prefixes.decode(record)  # every try's calls: a later call may extend them
-                    if eid in wanted:
-                        current = tries.setdefault(eid, _Try(None))
-                        current.add(call)
-                        current.add(record)
+                    if current is not None:
+                        current.calls.append(call)
+                        current.deltas.append(record)
                 case EpisodeStartRecord():
-                    if eid in wanted:
+                    if current is not None:
                         tries[eid] = _Try(record)  # a retry starts afresh
                 case EpisodeRecord():
                     prefixes.drop_episode(eid)
-                    last_try = tries.pop(eid, None)
-                    if eid in wanted:
-                        yield (last_try or _Try(None)).finish(wanted[eid], record)
+                    tries.pop(eid, None)
+                    if current is not None:
+                        yield current.finish(wanted[eid], record)
                 case AgentRunRecord():
                     prefixes.drop_conversation(eid, record.conversation_id)
-                    if eid in wanted and agents:
-                        tries.setdefault(eid, _Try(None)).add(record)
+                    if current is not None and agents:
+                        current.add(record)
                 case _:
-                    if eid in wanted:
-                        tries.setdefault(eid, _Try(None)).add(record)
+                    if current is not None:
+                        current.add(record)
 
 
-def _records(path: Path, kinds: Iterable[str], start: int, end: int | None) -> Iterator[TraceRecord]:
-    """The records of one shard's frames whose kind is in `kinds` (other lines are never decoded)."""
-    decoder, keep = record_decoder(), {k.encode() for k in kinds}
-    everything = keep >= {k.encode() for k in ALL_KINDS}
-    for offset, payload in FrameReader(path, start=start, end=end):
-        if not everything:
-            lines = [line for line in payload.split(b"\n") if line and _kind(line) in keep]
-            payload = b"\n".join(lines)
+def _records(path: Path, kinds: frozenset[str], start: int, end: int) -> Iterator[TraceRecord]:
+    """The records in `path[start:end]` (whole frames, durable: the manifest says so) whose kind is in
+    `kinds`; other lines are parsed as empty placeholders (skipped in C) and dropped."""
+    decoder = _decoder(kinds)
+    frames = FrameReader(path, start=start, end=end)
+    for offset, payload in frames:
         try:
-            yield from decoder.decode_lines(payload)
+            records = decoder.decode_lines(payload)
         except msgspec.ValidationError as exc:
             raise TraceFormatError(f"{path} (frame at byte {offset}): {exc}") from None
+        yield from (r for r in records if not isinstance(r, _Skipped))
+    if frames.torn_at is not None and frames.torn_at < end:
+        raise TraceFormatError(f"{path}: {frames.reason} at byte {frames.torn_at}, before the manifest's end {end}")  # fmt: skip
 
 
-def _kind(line: bytes) -> bytes:
-    return line[_KIND_AT : line.find(b'"', _KIND_AT)]
+class _Skipped(msgspec.Struct, tag_field="kind"):
+    """A line of a kind the caller did not ask for: parsed (skipped in C), never built."""
+
+
+_TYPES = {str(t.__struct_config__.tag): t for t in get_args(TraceRecord)}
+
+
+@functools.cache
+def _decoder(kinds: frozenset[str]) -> msgspec.json.Decoder[Any]:
+    skipped = [
+        msgspec.defstruct(f"Skipped_{tag}", [], bases=(_Skipped,), tag=tag)
+        for tag in sorted(set(_TYPES) - kinds)
+    ]
+    wanted = [t for tag, t in _TYPES.items() if tag in kinds]
+    return msgspec.json.Decoder(Union[tuple(wanted + skipped)])  # type: ignore[arg-type]  # noqa: UP007
 
 
 def _latest_entries(entries: list[ManifestEntry]) -> dict[str, ManifestEntry]:

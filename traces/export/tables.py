@@ -12,7 +12,7 @@ from __future__ import annotations
 import msgspec
 
 from ..blobs import BlobStore
-from ..messages import ModelCall, TraceMessage
+from ..messages import TraceMessage
 from .output import ParquetFile
 from .source import FinishedEpisode
 from .trajectories import Trajectory, new_messages
@@ -64,48 +64,49 @@ def episode_row(out: ParquetFile, run_id: str, ep: FinishedEpisode, reward: floa
         ("started_at", r.started_at), ("finished_at", r.finished_at), ("split", split),
     ):  # fmt: skip
         c[name].append(value)
-    out.row_done()
+    out.rows_done()
 
 
 def step_rows(out: ParquetFile, blobs: BlobStore, run_id: str, traj: Trajectory, reward: float, split: str) -> int:  # fmt: skip
-    """Append one row per model call of a trajectory; returns the rows written."""
-    n, trajectory_id = len(traj.calls), traj.trajectory_id(run_id)
-    prev = None
-    for i, (call, delta) in enumerate(zip(traj.calls, traj.deltas, strict=True)):
-        _step(out, blobs, call, new_messages(prev, call, delta), run_id, trajectory_id, i, n, reward, split)
-        prev = call
-    return n
+    """Append one row per model call of a trajectory, column by column; returns the rows written."""
+    calls, c, n = traj.calls, out.cols, len(traj.calls)
+    prevs = [None, *calls[:-1]]
+    news = [new_messages(p, call, d) for p, call, d in zip(prevs, calls, traj.deltas, strict=True)]
+    usage, timing = [x.usage for x in calls], [x.timing for x in calls]
+    responses, tokens = (
+        [x.response for x in calls],
+        [d.tokens for d in traj.deltas],
+    )  # as stored: no prompt ids
+    text = blobs.text
+    for name, values in (
+        ("run_id", [run_id] * n), ("episode_id", [traj.episode.record.episode_id] * n),
+        ("trajectory_id", [traj.trajectory_id(run_id)] * n), ("conversation_id", [traj.conversation_id] * n),
+        ("call_id", [x.call_id for x in calls]), ("role", [x.role for x in calls]),
+        ("round", [x.round for x in calls]), ("step", [x.step for x in calls]), ("step_index", range(n)),
+        ("num_steps", [n] * n), ("is_last_step", [False] * (n - 1) + [True]), ("model", [x.model for x in calls]),
+        ("endpoint", [x.endpoint for x in calls]), ("replica", [x.replica for x in calls]),
+        ("finish_reason", [x.finish_reason for x in calls]), ("token_fidelity", [x.token_fidelity for x in calls]),
+        ("prompt_tokens", [u.prompt_tokens for u in usage]), ("completion_tokens", [u.completion_tokens for u in usage]),
+        ("cached_tokens", [u.cached_tokens for u in usage]), ("reasoning_tokens", [u.reasoning_tokens for u in usage]),
+        ("cost_usd", [u.cost_usd for u in usage]), ("started_at", [t.started_at for t in timing]),
+        ("latency_s", [t.latency_s for t in timing]), ("ttft_s", [t.ttft_s for t in timing]),
+        ("queue_wait_s", [t.queue_wait_s for t in timing]), ("retry_wait_s", [t.retry_wait_s for t in timing]),
+        ("retries", [len(x.retries) for x in calls]), ("messages_shared", [shared for shared, _ in news]),
+        ("new_messages", [_encode([_resolved(blobs, m) for m in new]).decode() for _, new in news]),
+        ("response_content", [text(r.content) for r in responses]),
+        ("response_reasoning", [None if r.reasoning is None else text(r.reasoning) for r in responses]),
 
-
-def _step(
-    out: ParquetFile, blobs: BlobStore, call: ModelCall, new: tuple[int, list[TraceMessage]], run_id: str,
-    trajectory_id: str, i: int, n: int, reward: float, split: str,
-) -> None:  # fmt: skip
-    c, u, t, tokens, response = out.cols, call.usage, call.timing, call.tokens, call.response
-    last = i == n - 1
-    for name, value in (
-        ("run_id", run_id), ("episode_id", call.episode_id), ("trajectory_id", trajectory_id),
-        ("conversation_id", call.conversation_id), ("call_id", call.call_id), ("role", call.role),
-        ("round", call.round), ("step", call.step), ("step_index", i), ("num_steps", n),
-        ("is_last_step", last), ("model", call.model), ("endpoint", call.endpoint), ("replica", call.replica),
-        ("finish_reason", call.finish_reason), ("token_fidelity", call.token_fidelity),
-        ("prompt_tokens", u.prompt_tokens), ("completion_tokens", u.completion_tokens),
-        ("cached_tokens", u.cached_tokens), ("reasoning_tokens", u.reasoning_tokens), ("cost_usd", u.cost_usd),
-        ("started_at", t.started_at), ("latency_s", t.latency_s), ("ttft_s", t.ttft_s),
-        ("queue_wait_s", t.queue_wait_s), ("retry_wait_s", t.retry_wait_s), ("retries", len(call.retries)),
-        ("messages_shared", new[0]), ("new_messages", _encode([_resolved(blobs, m) for m in new[1]]).decode()),
-        ("response_content", blobs.text(response.content)),
-        ("response_reasoning", None if response.reasoning is None else blobs.text(response.reasoning)),
-        ("response_tool_calls", [
-            {"id": tc.id, "name": tc.name, "arguments": blobs.text(tc.arguments)} for tc in response.tool_calls
-        ]),
-        ("prompt_ids_count", None if tokens is None or tokens.prompt_ids is None else len(tokens.prompt_ids)),
-        ("reward", reward if last else 0.0), ("split", split),
+        ("prompt_ids_count", [None if t is None or t.prompt_ids is None else t.prompt_shared + len(t.prompt_ids) for t in tokens]),
+        ("reward", [0.0] * (n - 1) + [reward]), ("split", [split] * n),
     ):  # fmt: skip
-        c[name].append(value)
-    c["completion_ids"].append(tokens.completion_ids if tokens else None)
-    c["completion_logprobs"].append(tokens.completion_logprobs if tokens else None)
-    out.row_done()
+        c[name].extend(values)
+    for r in responses:
+        c["response_tool_calls"].append([(tc.id, tc.name, text(tc.arguments)) for tc in r.tool_calls])
+    for t in tokens:
+        c["completion_ids"].append(t.completion_ids if t else None)
+        c["completion_logprobs"].append(t.completion_logprobs if t else None)
+    out.rows_done()
+    return n
 
 
 def _resolved(blobs: BlobStore, m: TraceMessage) -> TraceMessage:

@@ -74,7 +74,7 @@ class ViewerApp:
         cached = self._episodes.get((key, episode_id))
         if cached is None:
             source = self.index.run(key).source
-            found = source.episode(episode_id)
+            found = source.episode(episode_id, tokens=False)
             if found is None:
                 raise UsageError(f"id={episode_id!r}: no finished episode with this id in run {key}")
             cached = _encode({"run": key, **episode_view(found, source.blobs)})
