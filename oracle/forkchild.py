@@ -216,7 +216,10 @@ def local_names(folder: str) -> set[str]:
 
 
 def clean_imports(names: list[str], sink_path: str, out: int) -> None:
-    """(In a probe child.) Import each name with fds 1 and 2 on a file; write those that printed nothing."""
+    """(In a probe child.) Import each name with fds 1 and 2 on a file; write those that printed nothing.
+
+    A module that starts a thread is left out too: forking a multi-threaded server is unsafe.
+    """
     sink = os.open(sink_path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
     os.unlink(sink_path)
     os.dup2(sink, 1)
@@ -230,9 +233,16 @@ def clean_imports(names: list[str], sink_path: str, out: int) -> None:
         except BaseException:
             ok = False
         _flush_std()
-        if ok and os.fstat(sink).st_size == before:
+        if ok and os.fstat(sink).st_size == before and _threads() == 1:  # a server must stay single-threaded
             clean.append(name)
     os.write(out, json.dumps(clean).encode())
+
+
+def _threads() -> int:
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 1
 
 
 def quiet_import(name: str) -> None:

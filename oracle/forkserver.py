@@ -206,10 +206,13 @@ class Server:
         self.preimport(self.probe(fresh))
 
     def preimport(self, names: list[str]) -> None:
-        for name in names:
-            if name not in self.imported:
-                self.imported.add(name)
-                child.quiet_import(name)
+        fresh = [name for name in names if name not in self.imported]
+        for name in fresh:
+            self.imported.add(name)
+            child.quiet_import(name)
+        if fresh:  # a new import may shadow-clash with another program's own modules
+            for program in self.programs.values():
+                program.forget = program.shadowed()
 
     def wanted(self, program: Program) -> list[str]:
         """Modules the program imports that are not the program's own and not imported yet."""

@@ -254,3 +254,19 @@ async def test_fork_and_fresh_interpreter_agree_on_outcomes(
     assert [getattr(forked, k) for k in outcome] == [getattr(fresh, k) for k in outcome]
     if script != "sleeper.py":  # it prints the pid of its own child
         assert forked.stdout == fresh.stdout
+
+
+async def test_program_modules_shadow_what_the_server_imported(
+    server: ForkServer, env: LocalVenvEnvironment, tmp_path: Path
+) -> None:
+    """The server itself uses `json`; a program with its own json.py must get its own, as when run fresh."""
+    folder = tmp_path / "shadow"
+    folder.mkdir()
+    (folder / "json.py").write_text("def dumps(value):\n    return f'local {value}'\n")
+    (folder / "main.py").write_text("import json\nimport os\nprint(json.dumps(1), os.sep)\n")
+    case = CaseInput(id="x", argv=[])
+    (forked,) = await _run(server, env, "main.py", case, folder=folder)
+    with anyio.fail_after(30):
+        fresh = await run_fresh(env, program_ref(folder, "main.py"), case, timeout_s=5, output_cap=4096,
+                                stderr_cap=4096)  # fmt: skip
+    assert forked.stdout == fresh.stdout == b"local 1 /\n"
