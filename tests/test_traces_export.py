@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -343,3 +345,26 @@ def test_reward_formula_recomputes_from_named_rewards(tmp_path: Path) -> None:
     assert {e["reward"] for e in rows(tmp_path / "out" / "episodes.parquet")} == {1.0}  # visible solved
     with pytest.raises(UsageError, match="unknown"):
         export(run, tmp_path / "bad", "sft", reward_formula="nope")
+
+
+def test_without_pyarrow_sft_works_and_the_others_say_how_to_install_it(tmp_path: Path) -> None:
+    run = write_traces(tmp_path / "run", flat(synthetic(2)))
+    script = (
+        "import sys; sys.modules['pyarrow'] = None  # as if it were not installed\n"
+        "from repozero.cli import main\n"
+        "sys.exit(main(['--log-level', 'warning', 'traces', 'export', sys.argv[1], '--format', sys.argv[2], '--out', sys.argv[3]]))\n"
+    )  # fmt: skip
+    for fmt, code in (("sft", 0), ("parquet", 2), ("rl-steps", 2)):
+        out = tmp_path / fmt
+        proc = subprocess.run(
+            [sys.executable, "-c", script, str(run), fmt, str(out)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == code, proc.stderr
+        if code:
+            assert "pip install 'repozero[export]'" in proc.stderr and "Traceback" not in proc.stderr
+            assert not out.exists() or not any(out.iterdir())
+        else:
+            assert len((out / "train.jsonl").read_text().splitlines()) == 2
