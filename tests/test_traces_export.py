@@ -368,3 +368,24 @@ def test_without_pyarrow_sft_works_and_the_others_say_how_to_install_it(tmp_path
             assert not out.exists() or not any(out.iterdir())
         else:
             assert len((out / "train.jsonl").read_text().splitlines()) == 2
+
+
+def test_mask_truncated_zeroes_completions_cut_by_the_token_limit(tmp_path: Path) -> None:
+    (ep,) = synthetic(1)
+    cut = [
+        ModelCalled(call=replace(e.call, finish_reason="length"))
+        if isinstance(e, ModelCalled) and e.call.step == 1
+        else e
+        for e in ep
+    ]
+    run = write_traces(tmp_path / "run", flat([cut]))
+    for flag, expected in ((False, [1, 1, 1]), (True, [1, 0, 1])):
+        export(run, tmp_path / f"steps-{flag}", "rl-steps", mask_truncated=flag)
+        masks = [set(r["loss_mask"]) for r in rows(tmp_path / f"steps-{flag}" / "train.parquet")]
+        assert masks == [{m} for m in expected]
+    export(run, tmp_path / "merged", "rl-merged", mask_truncated=True)
+    (row,) = rows(tmp_path / "merged" / "train.parquet")
+    completions = [
+        len(e.call.tokens.completion_ids) for e in cut if isinstance(e, ModelCalled) and e.call.tokens
+    ]
+    assert sum(row["loss_mask"]) == completions[0] + completions[2]

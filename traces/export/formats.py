@@ -110,7 +110,7 @@ class RlWriter(FormatWriter):
         return written
 
 
-class ParquetWriter(FormatWriter):
+class TablesWriter(FormatWriter):
     """`episodes.parquet` and `steps.parquet`, with a `split` column; `--dedup` drops whole episodes."""
 
     def __init__(self, output: ExportOutput, selector: Selector, options: ExportOptions) -> None:
@@ -130,6 +130,6 @@ class ParquetWriter(FormatWriter):
 
 def writer_for(output: ExportOutput, selector: Selector, options: ExportOptions) -> FormatWriter:
     kinds: dict[str, type[FormatWriter]] = {
-        "sft": SftWriter, "rl-steps": RlWriter, "rl-merged": RlWriter, "parquet": ParquetWriter,
+        "sft": SftWriter, "rl-steps": RlWriter, "rl-merged": RlWriter, "parquet": TablesWriter,
     }  # fmt: skip
     return kinds[options.format](output, selector, options)
