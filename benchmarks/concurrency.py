@@ -87,16 +87,20 @@ class Sampler:
         return (self.peak - self.base) / max(self.peak_in_flight, 1) / (1 << 20)
 
 
-def endpoint(url: str, steps: int, connections: int) -> Any:
+def endpoint(url: str, steps: int, connections: int, token_ids: bool = True) -> Any:
+    """The server as a configured endpoint; token ids and logprobs asked for, as RL capture does."""
+    import msgspec
+
     from repozero.agents.fakellm import fake_endpoint
 
-    return fake_endpoint(url, f"steps:{steps - 1}", connections=connections)
+    config = fake_endpoint(url, f"steps:{steps - 1}", connections=connections)
+    return config if token_ids else msgspec.structs.replace(config, extra_body={})
 
 
 # --- phase: bare loop --------------------------------------------------------------------------------------
 
 
-async def bare_phase(url: str, episodes: int, steps: int, docker: bool) -> dict[str, Any]:
+async def bare_phase(url: str, episodes: int, steps: int, docker: bool, token_ids: bool) -> dict[str, Any]:
     from repozero.agents.models import open_models
     from repozero.config import load_config
     from repozero.datasets import load_dataset
@@ -108,7 +112,7 @@ async def bare_phase(url: str, episodes: int, steps: int, docker: bool) -> dict[
     sampler = Sampler()
     spec = SandboxSpec(toolchain="node", run_id=f"bare-{os.getpid()}", sample=SAMPLE, role="coder")
     async with (
-        open_models({"bench": endpoint(url, steps, episodes)}) as models,
+        open_models({"bench": endpoint(url, steps, episodes, token_ids)}) as models,
         open_backend(config, "docker" if docker else "local", run_id=spec.run_id) as backend,
     ):
         if docker:
@@ -200,7 +204,9 @@ class Probe:
             self.sampler.in_flight -= 1
 
 
-def orchestrator_phase(url: str, episodes: int, steps: int, docker: bool, out: Path) -> dict[str, Any]:
+def orchestrator_phase(
+    url: str, episodes: int, steps: int, docker: bool, out: Path, token_ids: bool = True
+) -> dict[str, Any]:
     import msgspec
 
     from repozero.config import load_config
@@ -212,7 +218,7 @@ def orchestrator_phase(url: str, episodes: int, steps: int, docker: bool, out: P
 
     configure_logging(level="info")
     config = load_config(None, _sandbox_overrides(docker, episodes))
-    config = msgspec.structs.replace(config, endpoints={"bench": endpoint(url, steps, episodes)})
+    config = msgspec.structs.replace(config, endpoints={"bench": endpoint(url, steps, episodes, token_ids)})
     spec = RunSpec(
         dataset=DATASET, model="bench", scaffold="bash", ace_rounds=0, attempts=episodes, samples=SAMPLE,
         sandbox="docker" if docker else "local", out=str(out), concurrency=episodes,
@@ -286,6 +292,7 @@ def start_server(steps: int, latency_ms: float) -> tuple[subprocess.Popen[str], 
 def run_phase(phase: str, args: argparse.Namespace, url: str, out: Path) -> dict[str, Any]:
     cmd = [sys.executable, __file__, "--phase", phase, "--url", url, "--episodes", str(args.episodes)]
     cmd += ["--steps", str(args.steps), "--out", str(out)] + (["--docker"] if args.docker else [])
+    cmd += [] if getattr(args, "token_ids", True) else ["--no-token-ids"]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise SystemExit(f"phase {phase} failed:\n{proc.stderr[-4000:]}")
@@ -298,6 +305,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=20, help="model calls per episode (the last submits)")
     parser.add_argument("--latency-ms", type=float, default=1000.0)
     parser.add_argument("--docker", action="store_true", help="Docker sandboxes (default 100 episodes)")
+    parser.add_argument(
+        "--no-token-ids", dest="token_ids", action="store_false", help="plain chat: no token ids or logprobs"
+    )
     parser.add_argument("--phase", choices=["bare", "orchestrator"], help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
@@ -306,10 +316,15 @@ def main() -> None:
     if args.phase == "bare":
         from repozero.runtime import run_async
 
-        print(json.dumps(run_async(bare_phase, args.url, args.episodes, args.steps, args.docker)))
+        print(
+            json.dumps(
+                run_async(bare_phase, args.url, args.episodes, args.steps, args.docker, args.token_ids)
+            )
+        )
         return
     if args.phase == "orchestrator":
-        print(json.dumps(orchestrator_phase(args.url, args.episodes, args.steps, args.docker, args.out)))
+        phase = orchestrator_phase(args.url, args.episodes, args.steps, args.docker, args.out, args.token_ids)
+        print(json.dumps(phase))
         return
     report(args)
 

@@ -11,6 +11,7 @@ then the submission) with A agents at once, and both save their trajectories:
   the trajectory file every step). The server's `echo REPOZERO_SUBMIT` counts as its submission.
 - RepoZero: `repozero run` in-process (benchmarks/concurrency.py's orchestrator phase): A episodes at once,
   local sandboxes (bubblewrap, persistent shells), traces, results store, action log, events, progress.
+  Like mini-swe-agent it asks for plain chat completions (no token ids or logprobs: the same server work).
 
 Steps per second = model calls / agent-phase wall (threads start → last agent done; `RunStarted` → last
 agent submitted). RepoZero's grading after the agents is not part of it (mini-swe-agent grades nothing).
@@ -132,7 +133,7 @@ def main() -> None:
     try:
         with tempfile.TemporaryDirectory(prefix="rz-vs-mini-") as tmp:
             mini = mini_phase(python, url, args.agents, args.steps, Path(tmp) / "mini")
-            phase = argparse.Namespace(episodes=args.agents, steps=args.steps, docker=False)
+            phase = argparse.Namespace(episodes=args.agents, steps=args.steps, docker=False, token_ids=False)
             ours = run_phase("orchestrator", phase, url, Path(tmp) / "run")
     finally:
         server.terminate()

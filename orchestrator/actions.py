@@ -14,6 +14,7 @@ Line shapes (JSON, one object a line):
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Iterator
@@ -53,6 +54,7 @@ class ActionLog:
         self._next = 0
         self.in_flight = 0
         self.started = 0
+        self._debug = _debug_enabled()
         pid = os.getpid()
         self._write({"process": pid, "proc_start": process_start(pid), "t": time.time(), "run_id": run_id})
 
@@ -71,7 +73,8 @@ class ActionLog:
         record.update((k, context[k]) for k in _CONTEXT if k in context)
         record.update(fields)
         self._write(record)
-        log.debug("action_started", action_id=action_id, op=op, **fields)
+        if self._debug:  # a filtered-out debug call still costs a logger bind (~15 µs): skip it
+            log.debug("action_started", action_id=action_id, op=op, **fields)
         return action_id
 
     def end(self, action_id: str, error: str = "") -> None:
@@ -80,7 +83,8 @@ class ActionLog:
         if error:
             record["error"] = error[:200]
         self._write(record)
-        log.debug("action_finished", action_id=action_id, ok=not error)
+        if self._debug:
+            log.debug("action_finished", action_id=action_id, ok=not error)
 
     @contextmanager
     def track(self, op: str, **fields: Any) -> Iterator[str]:
@@ -106,3 +110,9 @@ class ActionLog:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+def _debug_enabled() -> bool:
+    logger = log.bind()
+    check = getattr(logger, "is_enabled_for", None)
+    return bool(check(logging.DEBUG)) if check is not None else True
