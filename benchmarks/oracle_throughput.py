@@ -26,7 +26,15 @@ from pathlib import Path
 import anyio
 
 from repozero.datasets import Dataset, Sample, load_dataset
-from repozero.oracle import GroundTruthRequest, OracleConfig, Verdict, env_spec, open_oracle, program_ref
+from repozero.oracle import (
+    GroundTruthRequest,
+    OracleConfig,
+    Verdict,
+    env_spec,
+    open_oracle,
+    program_ref,
+    sample_request,
+)
 from repozero.oracle.config import cache_root
 from repozero.oracle.direct import run_fresh
 from repozero.oracle.filter import decide, early_drop
@@ -41,10 +49,10 @@ Key = tuple[str, str]
 
 
 def _request(dataset: Dataset, sample: Sample, config: OracleConfig, repeats: int) -> GroundTruthRequest:
-    return GroundTruthRequest(
-        env=env_spec(sample.source),
-        program=program_ref(dataset.program_dir(sample.id), sample.test_program.path),
-        cases=[CaseInput(id=c.id, argv=c.argv, stdin=c.stdin) for c in sample.cases],
+    return sample_request(
+        dataset,
+        sample,
+        sample.cases,
         repeats=repeats,
         timeout_s=config.timeout_s,
         output_cap=config.output_cap,

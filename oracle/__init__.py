@@ -19,6 +19,7 @@ from repozero.oracle.records import (
     Verdict,
     env_spec,
     program_ref,
+    sample_request,
 )
 from repozero.oracle.source_env import (
     EnvironmentProvider,
@@ -71,6 +72,7 @@ __all__ = [
     "open_oracle",
     "paper_compat_equal",
     "program_ref",
+    "sample_request",
     "strict_equal",
     "summarise",
     "validate_dataset",

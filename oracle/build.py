@@ -34,9 +34,8 @@ from repozero.log import get_logger
 from repozero.oracle.actor import Oracle
 from repozero.oracle.config import OracleConfig
 from repozero.oracle.groups import plain_errors
-from repozero.oracle.records import Fingerprint, GroundTruthRequest, Verdict, env_spec, program_ref
+from repozero.oracle.records import Fingerprint, GroundTruthRequest, Verdict, sample_request
 from repozero.records import Record
-from repozero.sandbox import CaseInput
 
 __all__ = ["BuildReport", "SampleBuild", "build_dataset", "build_sample", "select_samples"]
 
@@ -94,13 +93,8 @@ async def build_sample(
 ) -> Sample:
     """The sample with fresh ground truth, whitebox choice, status and provenance (not yet written)."""
     inputs = _inputs(sample)
-    request = GroundTruthRequest(
-        env=env_spec(sample.source),
-        program=program_ref(dataset.program_dir(sample.id), sample.test_program.path),
-        cases=[CaseInput(id=c.id, argv=c.argv, stdin=c.stdin) for c in inputs],
-        repeats=repeats,
-        timeout_s=config.timeout_s,
-        output_cap=config.output_cap,
+    request = sample_request(
+        dataset, sample, inputs, repeats=repeats, timeout_s=config.timeout_s, output_cap=config.output_cap
     )
     verdicts = await oracle.ground_truth(request, use_cache=use_cache)
     fingerprint = await oracle.fingerprint(request.env)

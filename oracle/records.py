@@ -6,7 +6,7 @@ import hashlib
 from pathlib import Path
 from typing import Literal
 
-from repozero.datasets import Source
+from repozero.datasets import Case, Dataset, Sample, Source
 from repozero.records import Record, json_encoder
 from repozero.sandbox import CaseInput
 
@@ -20,6 +20,7 @@ __all__ = [
     "Verdict",
     "env_spec",
     "program_ref",
+    "sample_request",
 ]
 
 DropReason = Literal["nondeterministic", "oracle_error", "oracle_timeout"]
@@ -118,3 +119,18 @@ class Verdict(Record, kw_only=True):
     @property
     def kept(self) -> bool:
         return self.reason is None
+
+
+def sample_request(
+    dataset: Dataset, sample: Sample, cases: list[Case] | list[CaseInput], *, repeats: int, timeout_s: float,
+    output_cap: int,
+) -> GroundTruthRequest:  # fmt: skip
+    """Ask for ground truth on some inputs of a dataset's sample (its environment, its program folder)."""
+    return GroundTruthRequest(
+        env=env_spec(sample.source),
+        program=program_ref(dataset.program_dir(sample.id), sample.test_program.path),
+        cases=[CaseInput(id=c.id, argv=c.argv, stdin=c.stdin) for c in cases],
+        repeats=repeats,
+        timeout_s=timeout_s,
+        output_cap=output_cap,
+    )

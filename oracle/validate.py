@@ -18,9 +18,8 @@ from repozero.datasets import Dataset, Sample, content_hash, load_dataset
 from repozero.oracle.actor import Oracle
 from repozero.oracle.config import OracleConfig
 from repozero.oracle.groups import plain_errors
-from repozero.oracle.records import GroundTruthRequest, env_spec, program_ref
+from repozero.oracle.records import sample_request
 from repozero.records import Record
-from repozero.sandbox import CaseInput
 
 __all__ = ["ValidationReport", "check_sample", "validate_dataset"]
 
@@ -68,10 +67,10 @@ async def _recheck(
     picked = rng.sample(kept, min(config.validate_cases, len(kept)))
     if not picked:
         return 0, [], []
-    request = GroundTruthRequest(
-        env=env_spec(sample.source),
-        program=program_ref(dataset.program_dir(sample.id), sample.test_program.path),
-        cases=[CaseInput(id=c.id, argv=c.argv, stdin=c.stdin) for c in picked],
+    request = sample_request(
+        dataset,
+        sample,
+        picked,
         repeats=config.validate_repeats,
         timeout_s=sample.provenance.timeout_s or config.timeout_s,
         output_cap=sample.provenance.output_cap or config.output_cap,

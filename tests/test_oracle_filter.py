@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import anyio
+import msgspec
 import pytest
 
 from repozero.oracle import (
@@ -77,8 +78,6 @@ async def test_planted_programs_are_dropped_with_the_right_reason(config: Oracle
 
 async def test_date_dependence_is_caught_only_by_the_shifted_clock(config: OracleConfig) -> None:
     """Without clock shifts, many runs of today.py agree (within one day): the shift is what catches it."""
-    import msgspec
-
     plain = msgspec.structs.replace(config, clock_shifts=[])
     for cfg, expected in ((plain, None), (config, "nondeterministic")):
         async with open_oracle(cfg) as oracle:
@@ -105,6 +104,7 @@ async def test_every_repeat_runs_on_its_own_server(config: OracleConfig) -> None
 
 
 async def test_unstable_case_is_dropped_after_the_first_pass(config: OracleConfig) -> None:
+    config = msgspec.structs.replace(config, timeout_s=1.0)
     async with open_oracle(config) as oracle:
         with anyio.fail_after(60):
             (verdict,) = await oracle.ground_truth(_request("sleeper.py", config, repeats=20))
