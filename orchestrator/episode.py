@@ -7,6 +7,7 @@ grade is the episode's score.
 
 from __future__ import annotations
 
+import secrets
 import time
 from pathlib import Path
 
@@ -52,6 +53,8 @@ class Episode:
         self.sample: Sample = ctx.dataset.sample(sample_id)
         self.attempt = attempt
         self.episode_id = episode_id
+        self.try_tag = secrets.token_hex(3)
+        """Conversation ids are unique per try, so a retried episode never shares prefixes with the last."""
         p = ctx.protocol
         self.view: TaskView = task_view(
             ctx.dataset, sample_id, show_test_program=p.show_test_program, whitebox=p.whitebox_cases
@@ -103,16 +106,19 @@ class Episode:
         if self.ctx.archive:  # the tar.gz beside it keeps the tree; the folder was only for grading
             await anyio.to_thread.run_sync(_clear, snapshot)
         failures = self._failures(visible)
-        self._record_round(r, coder, visible, hidden, proposed, kept, time.monotonic() - started)
         done = not failures or r == self.ctx.ace_rounds
-        return (None if done else self._feedback_text(failures)), done
+        feedback = None if done else self._feedback_text(failures)
+        self._record_round(
+            r, coder, visible, hidden, proposed, kept, time.monotonic() - started, feedback, len(failures)
+        )
+        return feedback, done
 
     # -- pieces ------------------------------------------------------------------------------------------
     def _toolchain(self) -> str:
         return self.ctx.toolchain[self.sample.target.language]
 
     def _new_conversation(self, box: Sandbox, r: int) -> Conversation:
-        conv = Conversation(f"{self.episode_id}-coder-{r}")
+        conv = Conversation(f"{self.episode_id}-{self.try_tag}-coder-{r}")
         conv.add("system", coder_system(self.ctx.scaffold, box.workdir))
         conv.add(
             "user",
@@ -217,7 +223,7 @@ class Episode:
 
     async def _propose(self, r: int, visible: SampleGrade) -> tuple[list[Case], int]:
         """The tester proposes inputs; the Oracle grounds them; dropped inputs are never used."""
-        conv_id = f"{self.episode_id}-tester-{r}"
+        conv_id = f"{self.episode_id}-{self.try_tag}-tester-{r}"
         tester = InputProposer(
             self.ctx.provider.session(conv_id),
             self.ctx.scaffold,
@@ -345,6 +351,8 @@ class Episode:
         proposed: int,
         kept: int,
         wall: float,
+        feedback: str | None,
+        failing: int,
     ) -> None:
         result = RoundResult(
             round=r,
@@ -373,7 +381,7 @@ class Episode:
             if c.id in fresh_ids
         ]
         self.ctx.store.record_round(self.episode_id, result, rows)
-        self.ctx.bus.emit(_round_event(self.episode_id, r, result, visible, hidden))
+        self.ctx.bus.emit(_round_event(self.episode_id, r, result, visible, hidden, feedback, failing))
 
     def _result(self) -> EpisodeResult:
         last = self.hidden_grades[-1]
@@ -420,8 +428,14 @@ def _clear(path: Path) -> None:
 
 
 def _round_event(
-    episode_id: str, r: int, result: RoundResult, visible: SampleGrade, hidden: SampleGrade
-) -> object:
+    episode_id: str,
+    r: int,
+    result: RoundResult,
+    visible: SampleGrade,
+    hidden: SampleGrade,
+    feedback: str | None,
+    failing: int,
+) -> RoundFinished:
     return RoundFinished(
         round=RoundRecord(
             episode_id=episode_id,
@@ -431,5 +445,7 @@ def _round_event(
             hidden=grade_summary(hidden),
             fresh_inputs=result.fresh_proposed,
             fresh_kept=result.fresh_kept,
+            feedback=feedback,
+            feedback_failing=failing if feedback is not None else 0,
         )
     )

@@ -82,9 +82,12 @@ class EpisodeHooks:
         self.bus, self.episode_id, self.conversation_id = bus, episode_id, conversation_id
         self.role, self.round, self.model, self.scaffold = role, round, model, scaffold
         self.started = time.time()
+        self.last_call_id = ""
+        """The model call whose answer asked for the commands that follow (links tool rows to it)."""
 
     def _call_id(self) -> str:
-        return f"{self.conversation_id}-{secrets.token_hex(4)}"
+        self.last_call_id = f"{self.conversation_id}-{secrets.token_hex(4)}"
+        return self.last_call_id
 
     def model_called(
         self, step: int, messages: Sequence[Message], tools: Sequence[ToolSpec], response: ModelResponse
@@ -164,7 +167,7 @@ class EpisodeHooks:
                 execution=ToolExecutionRecord(
                     episode_id=self.episode_id,
                     conversation_id=self.conversation_id,
-                    call_id=self._call_id(),
+                    call_id=self.last_call_id or self._call_id(),
                     tool_call_id=tool_call_id,
                     round=self.round,
                     step=step,

@@ -125,7 +125,7 @@ class TraceReader:
             if entry
             else self.records()
         )
-        mine = [r for r in source if getattr(r, "episode_id", None) == episode_id]
+        mine = _last_try([r for r in source if getattr(r, "episode_id", None) == episode_id])
         by_kind: dict[type, list[TraceRecord]] = {}
         for r in mine:
             by_kind.setdefault(type(r), []).append(r)
@@ -164,3 +164,9 @@ class TraceReader:
                 TraceToolCall(id=c.id, name=c.name, arguments=text(c.arguments)) for c in m.tool_calls
             ],
         )
+
+
+def _last_try(records: list[TraceRecord]) -> list[TraceRecord]:
+    """The records from the episode's last start on: an infra retry starts the episode again."""
+    starts = [i for i, r in enumerate(records) if isinstance(r, EpisodeStartRecord)]
+    return records[starts[-1] :] if starts else records
