@@ -17,6 +17,8 @@ import sys
 import sysconfig
 from importlib import metadata
 
+__all__ = ["fingerprint"]
+
 _BOOKKEEPING = {"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"}
 
 

@@ -44,6 +44,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # no `typing` at run time: every module imported here is start-up cost for each server
     from typing import Any
 
+__all__ = ["Program", "Server", "main"]
+
 _MAX_LINE = 1 << 30
 _PROBE_TIMEOUT_S = 60.0
 _DRAIN_GRACE_S = 1.0
