@@ -139,7 +139,16 @@ class DockerExecProcess:
             detail = bytes(self._header + self.stderr).decode(errors="replace")[-500:]
             raise SandboxError(f"docker exec: the process wrapper did not start: {detail}")
 
+    def _transport(self) -> Any:
+        """The attached connection's transport, or None once it is closed (aiodocker's Stream hides it)."""
+        response = getattr(self._stream, "_resp", None)
+        connection = response.connection if response is not None else None
+        transport = connection.transport if connection is not None else None
+        return None if transport is None or transport.is_closing() else transport
+
     async def send(self, data: bytes) -> None:
+        if self._transport() is None:
+            raise SandboxError("docker exec: cannot write to the process: it has exited")
         try:
             await self._stream.write_in(data)
         except (aiodocker.DockerError, OSError, RuntimeError) as exc:
@@ -147,8 +156,7 @@ class DockerExecProcess:
 
     async def close_stdin(self) -> None:
         """Send end-of-file on the process's stdin (the read side stays open)."""
-        response = getattr(self._stream, "_resp", None)  # aiodocker's Stream has no half-close of its own
-        transport = response.connection.transport if response is not None and response.connection else None
+        transport = self._transport()  # aiodocker's Stream has no half-close of its own
         if transport is not None and transport.can_write_eof():
             transport.write_eof()
 
