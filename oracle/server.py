@@ -225,7 +225,7 @@ class ServerPool:
         self.limiter = limiter
         self.servers: list[ForkServer] = []
         self._preimports: dict[str, list[str]] = {}
-        self._probing = anyio.Lock()
+        self._probing: dict[str, anyio.Lock] = {}
 
     def clock_shift(self, index: int) -> str:
         """Even servers keep the real clock; odd ones cycle through the configured shifts."""
@@ -269,7 +269,7 @@ class ServerPool:
 
     async def _preimport(self, batch: Batch) -> list[str]:
         """What servers pre-import for a program: probed once, on server 0, and shared with the others."""
-        async with self._probing:
+        async with self._probing.setdefault(batch.program.digest, anyio.Lock()):
             if batch.program.digest not in self._preimports:
                 async with self.limiter:
                     self._preimports[batch.program.digest] = await self.servers[0].probe(batch)
