@@ -4,6 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 ruff check .
-ruff format --check . >/dev/null || { echo "ruff format: files need formatting (run: ruff format .)"; exit 1; }
+ruff format --check . || { echo "ruff format: the files above need formatting (run: ruff format .)"; exit 1; }
 mypy .
 exec python3 -m pytest -q "$@"
