@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any, Literal
 
 import anyio
@@ -176,17 +175,6 @@ def resolve_mode(mode: DisplayMode) -> Literal["live", "plain", "off"]:
     return mode
 
 
-@contextmanager
-def _logs_above() -> Iterator[None]:
-    """Route structlog lines through rich's stderr proxy (`sys.stderr` inside `Live`), above the table."""
-    before = structlog.get_config()["logger_factory"]
-    structlog.configure(logger_factory=structlog.PrintLoggerFactory(file=sys.stderr))
-    try:
-        yield
-    finally:
-        structlog.configure(logger_factory=before)
-
-
 async def show_progress(progress: RunProgress, mode: DisplayMode, interval_s: float) -> None:
     """Draw until cancelled: a live table (4×/s) or a `run_progress` line every `interval_s`; then a last one."""
     resolved = resolve_mode(mode)
@@ -200,7 +188,8 @@ async def show_progress(progress: RunProgress, mode: DisplayMode, interval_s: fl
     elif resolved == "live":
         console = Console(stderr=True)
         table = progress_table(progress.snapshot())
-        with Live(table, console=console, auto_refresh=False, redirect_stderr=True) as live, _logs_above():
+        # log lines go to the current sys.stderr (repozero.log): inside Live that prints them above the table
+        with Live(table, console=console, auto_refresh=False, redirect_stderr=True) as live:
             try:
                 while True:
                     await anyio.sleep(0.25)
