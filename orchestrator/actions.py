@@ -7,7 +7,7 @@ page cache at once (it survives `kill -9`; a power cut may lose the last lines),
 
 Line shapes (JSON, one object a line):
 
-    {"process": PID, "proc_start": TICKS, "t": UNIX, "run_id": ...}          a writer opened the file
+    {"process": PID, "proc_start": TICKS, "host": ..., "t": UNIX, "run_id": ...}   a writer opened the file
     {"a": ID, "op": "model_call", "t": UNIX, "run_id": ..., "episode_id": ..., ...}   started
     {"a": ID, "end": UNIX, "ok": true}  /  {"a": ID, "end": UNIX, "ok": false, "error": "..."}   ended
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -56,7 +57,8 @@ class ActionLog:
         self.started = 0
         self._debug = _debug_enabled()
         pid = os.getpid()
-        self._write({"process": pid, "proc_start": process_start(pid), "t": time.time(), "run_id": run_id})
+        header = {"process": pid, "proc_start": process_start(pid), "host": socket.gethostname()}
+        self._write({**header, "t": time.time(), "run_id": run_id})
 
     def _write(self, record: dict[str, Any]) -> None:
         if self._fd >= 0:

@@ -3,6 +3,7 @@ that started them still runs (a live run: how long they have been going) or died
 
 from __future__ import annotations
 
+import socket
 import time
 from pathlib import Path
 from typing import Any, Literal
@@ -16,13 +17,16 @@ from repozero.records import Record
 __all__ = ["AnomalyReport", "OpenAction", "WriterProcess", "find_open_actions"]
 
 _decode = msgspec.json.Decoder(dict[str, Any]).decode
+_HOST = socket.gethostname()
 _KNOWN = {"a", "op", "t", "run_id", "episode_id", "sample", "attempt", "round"}
 
 
 class WriterProcess(Record, kw_only=True):
     pid: int
+    host: str
     opened_at: float
-    live: bool
+    live: bool | None
+    """None: it ran on another host (its liveness cannot be judged from here)."""
 
 
 class OpenAction(Record, kw_only=True):
@@ -32,8 +36,9 @@ class OpenAction(Record, kw_only=True):
     op: str
     started_at: float
     age_s: float
-    state: Literal["running", "abandoned"]
-    """`running`: its process is alive (the run goes on); `abandoned`: its process is gone (a crash)."""
+    state: Literal["running", "abandoned", "unknown"]
+    """`running`: its process is alive (the run goes on); `abandoned`: its process is gone (a crash);
+    `unknown`: its process ran on another host."""
     pid: int
     episode_id: str | None = None
     sample: str | None = None
@@ -51,7 +56,10 @@ class AnomalyReport(Record, kw_only=True):
     """Oldest first (the longest running at the top)."""
 
 
-def _live(pid: int, proc_start: str) -> bool:
+def _live(record: dict[str, Any]) -> bool | None:
+    if record.get("host", _HOST) != _HOST:
+        return None
+    pid, proc_start = int(record["process"]), str(record.get("proc_start"))
     return bool(proc_start) and process_start(pid) == proc_start
 
 
@@ -75,8 +83,9 @@ def find_open_actions(run_dir: Path, *, min_age_s: float = 0.0, now: float | Non
                 pid = int(record["process"])
                 proc = WriterProcess(
                     pid=pid,
+                    host=str(record.get("host", _HOST)),
                     opened_at=float(record.get("t", 0.0)),
-                    live=_live(pid, str(record.get("proc_start"))),
+                    live=_live(record),
                 )
                 writers[pid] = proc
                 processes.append(proc)
@@ -102,7 +111,7 @@ def _open_action(record: dict[str, Any], proc: WriterProcess | None, now: float)
         op=str(record["op"]),
         started_at=started_at,
         age_s=max(now - started_at, 0.0),
-        state="running" if proc is not None and proc.live else "abandoned",
+        state=_state(proc),
         pid=pid,
         episode_id=record.get("episode_id"),
         sample=record.get("sample"),
@@ -110,3 +119,9 @@ def _open_action(record: dict[str, Any], proc: WriterProcess | None, now: float)
         round=record.get("round"),
         detail={k: v for k, v in record.items() if k not in _KNOWN},
     )
+
+
+def _state(proc: WriterProcess | None) -> Literal["running", "abandoned", "unknown"]:
+    if proc is None or proc.live is False:
+        return "abandoned"
+    return "running" if proc.live else "unknown"

@@ -161,6 +161,11 @@ def test_an_unfinished_action_is_listed_and_a_finished_one_is_not(tmp_path: Path
     states = sorted((a["op"], a["state"]) for a in report["open"])
     assert states == [("oracle_batch", "abandoned"), ("sandbox_shell", "running")]
     assert "oracle_batch" in repozero("anomalies", str(tmp_path)).stdout
+    with (tmp_path / "actions.jsonl").open("a") as f:  # a writer on another host: liveness unknown here
+        f.write('{"process": 77, "proc_start": "1", "host": "elsewhere", "t": 1.0}\n')
+        f.write('{"a": "4d.1", "op": "model_call", "t": 2.0, "episode_id": "e1"}\n{"a": "4d.2", "op"')
+    other = [a for a in anomalies(tmp_path)["open"] if a["pid"] == 77]
+    assert [(a["op"], a["state"], a["episode_id"]) for a in other] == [("model_call", "unknown", "e1")]
 
 
 def test_a_hanging_model_call_shows_live_with_its_age_then_abandoned_after_kill_9(tmp_path: Path) -> None:
