@@ -24,23 +24,21 @@ from repozero.agents.scaffolds import AgentLimits
 from repozero.config import Config
 from repozero.datasets import Dataset, content_hash, load_dataset
 from repozero.errors import UsageError
-from repozero.oracle import open_oracle
 from repozero.oracle.grading import GRADER_VERSION, GradingPolicy
 from repozero.orchestrator.actions import ACTIONS_FILE, ActionLog
 from repozero.orchestrator.bus import EventBus
 from repozero.orchestrator.context import Limiters, RunContext
 from repozero.orchestrator.display import DisplayMode, RunProgress, show_progress
 from repozero.orchestrator.episodes import run_episode
-from repozero.orchestrator.limits import AdaptiveGauge, effective_config, limiter_sizes
+from repozero.orchestrator.limits import limiter_sizes
 from repozero.orchestrator.manifest import RunManifest, config_hash, git_sha, read_manifest, write_manifest
-from repozero.orchestrator.observe import ObservedBackend, ObservedOracle, ObservedProvider
+from repozero.orchestrator.parts import open_parts, prewarm, run_limiters
 from repozero.orchestrator.protocols import Protocol, get_protocol
 from repozero.orchestrator.results import ResultsStore
 from repozero.orchestrator.spec import EpisodeKey, RunSpec, plan_episodes, run_dir_for
 from repozero.records import Record
-from repozero.sandbox import SandboxSpec, toolchain_versions
+from repozero.sandbox import toolchain_versions
 from repozero.traces import RunFinished, RunFinishedRecord, RunRecord, RunStarted, TraceSink, TraceWriter
-from repozero.wiring import ModelProvider, open_backend, open_model
 
 __all__ = ["RunSummary", "resume_run", "start_run"]
 
@@ -153,22 +151,6 @@ def _sizes(config: Config, spec: RunSpec) -> dict[str, int]:
     return limiter_sizes(config, spec.concurrency, spec.sandbox or config.sandbox.backend, spec.model)
 
 
-def _limiters(sizes: dict[str, int], backend: ObservedBackend, provider: ModelProvider) -> Limiters:
-    """The run's own limiters, plus gauges of the endpoint's connections and the Docker API calls."""
-    limiters = Limiters.sized(sizes)
-    name = f"model:{provider.endpoint}"
-    if provider.endpoint == "fake":  # the loopback endpoint is built by open_model: size it before first use
-        fake = provider.models.endpoints["fake"]
-        cap = sizes[name]
-        provider.models.endpoints["fake"] = msgspec.structs.replace(
-            fake, max_connections=cap, start_connections=cap
-        )
-    limiters.watched[name] = AdaptiveGauge(provider.models.endpoint(provider.endpoint).limiter)
-    if backend.name == "docker":
-        limiters.watched["docker_api"] = backend.client.api
-    return limiters
-
-
 def _execute(
     config: Config,
     spec: RunSpec,
@@ -218,13 +200,13 @@ async def _run_all(
                         writer_id=f"w{int(time.time())}-{secrets.token_hex(3)}",
                     )
                 )
-                backend, oracle, provider = await _open_parts(stack, config, spec, dataset, manifest, actions)
-                limiters = _limiters(_sizes(config, spec), backend, provider)
+                backend, oracle, provider = await open_parts(stack, config, spec, dataset, manifest, actions)
+                limiters = run_limiters(_sizes(config, spec), backend, provider)
                 progress = RunProgress(len(keys), len(keys) - len(todo), limiters.saturation)
                 bus = EventBus([writer, progress, *sinks])
                 parts = (backend, oracle, provider, bus, store, limiters)
                 ctx = _context(config, spec, dataset, protocol, run_dir, manifest, *parts)
-                await _prewarm(backend, ctx, todo, actions)
+                await prewarm(backend, ctx, todo, actions)
                 bus.emit(RunStarted(run=_run_record(manifest)))
                 async with anyio.create_task_group() as tg:
                     tg.start_soon(show_progress, progress, display, config.run.progress_interval_s)
@@ -247,42 +229,6 @@ async def _run_all(
             summary = _summary(run_dir, store, len(keys), interrupted)
             store.close()
     return summary
-
-
-async def _open_parts(
-    stack: AsyncExitStack,
-    config: Config,
-    spec: RunSpec,
-    dataset: Dataset,
-    manifest: RunManifest,
-    actions: ActionLog,
-) -> tuple[ObservedBackend, ObservedOracle, ObservedProvider]:
-    """The sandbox backend, the Oracle and the model provider, each observed (every call an action)."""
-    effective = effective_config(config)
-    backend = await stack.enter_async_context(open_backend(effective, spec.sandbox, run_id=manifest.run_id))
-    oracle = await stack.enter_async_context(open_oracle(config.oracle))
-    fake = {"latency_ms": config.run.fake_latency_ms} if config.run.fake_latency_ms else {}
-    provider = await stack.enter_async_context(open_model(effective, spec.model, dataset, **fake))
-    return (
-        ObservedBackend(backend, actions),
-        ObservedOracle(oracle, actions),
-        ObservedProvider(provider, actions),
-    )
-
-
-async def _prewarm(
-    backend: ObservedBackend, ctx: RunContext, todo: list[EpisodeKey], actions: ActionLog
-) -> None:
-    """Fill the Docker backend's warm pools (one per target toolchain) before the first episode starts."""
-    prewarm = getattr(backend.inner, "prewarm", None)
-    if prewarm is None:
-        return
-    languages = {ctx.dataset.sample(k.sample).target.language for k in todo}
-    for toolchain in sorted({ctx.toolchain[lang] for lang in languages}):
-        started = time.monotonic()
-        with actions.track("sandbox_prewarm", toolchain=toolchain):
-            await prewarm(SandboxSpec(toolchain=toolchain, run_id=ctx.run_id, role="coder"))
-        log.info("sandbox_pool_warm", toolchain=toolchain, seconds=round(time.monotonic() - started, 2))
 
 
 def _solved(store: ResultsStore) -> int:
