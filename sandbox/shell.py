@@ -6,7 +6,9 @@ never contain NUL), evals it with stdin from /dev/null and stderr merged into st
 killed with everything it started: the backend's `kill_strays` hook kills the session's other processes
 (the local backend: every process in the shell's PID namespace but the shell); if the shell itself does not
 answer (a builtin loop, a `exec >file`), or there is no hook, the session is restarted and the result says
-`restarted=True` (cwd and env are back to the defaults then).
+`restarted=True` (cwd and env are back to the defaults then). Background jobs are disowned after every
+command, so bash's "Killed" notice for one killed at a deadline never lands in a later command's output
+(the price: `wait %1` / `jobs` do not reach across commands).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ exec 2>&1
 while IFS= read -r -d '' __rz_c; do
   eval "$__rz_c" </dev/null
   __rz_rc=$?
+  disown -a 2>/dev/null
   printf '\n%s %d\n' "$__rz_s" "$__rz_rc"
 done
 """
