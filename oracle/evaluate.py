@@ -14,7 +14,15 @@ import structlog
 
 from repozero.datasets import Case, Dataset, Sample
 from repozero.errors import SandboxError
-from repozero.oracle.grading import GRADER_VERSION, GradingPolicy, SampleGrade, grade_in_sandbox, infra_grade
+from repozero.oracle.grading import (
+    GRADER_VERSION,
+    GradingPolicy,
+    SampleGrade,
+    grade_in_sandbox,
+    infra_grade,
+    inspect_target,
+    no_executable_grade,
+)
 from repozero.records import Record
 from repozero.sandbox import SandboxBackend, SandboxSpec
 
@@ -45,7 +53,15 @@ def toolchain_for(sample: Sample) -> str:
 async def grade_one(
     backend: SandboxBackend, job: GradeJob, policy: GradingPolicy, *, run_id: str = "eval"
 ) -> SampleGrade:
-    """Grade one target in a fresh sandbox; a broken sandbox is an infra error, never the model's failure."""
+    """Grade one target in a fresh sandbox; a broken sandbox is an infra error, never the model's failure.
+
+    A target with no entry point is graded without opening a sandbox at all.
+    """
+    flags, runnable = await anyio.to_thread.run_sync(
+        inspect_target, Path(job.target_dir), job.sample.target.entry
+    )
+    if not runnable:
+        return no_executable_grade(job.sample, job.cases, flags)
     spec = SandboxSpec(
         toolchain=toolchain_for(job.sample), run_id=run_id, sample=job.sample.id, role="grader"
     )

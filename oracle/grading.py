@@ -158,6 +158,11 @@ def _not_run(cases: Sequence[Case], status: CaseStatus) -> list[CaseResult]:
     return [CaseResult(id=c.id, visibility=c.visibility, status=status) for c in cases]
 
 
+def no_executable_grade(sample: Sample, cases: Sequence[Case], flags: list[str]) -> SampleGrade:
+    """Nothing to run: every case `not_run`, category `no_executable` (no sandbox needed)."""
+    return _summarise(sample, _not_run(cases, "not_run"), flags, True, [])
+
+
 def infra_grade(sample: Sample, cases: Sequence[Case], detail: str) -> SampleGrade:
     return SampleGrade(
         sample=sample.id,
