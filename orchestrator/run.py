@@ -23,6 +23,7 @@ import structlog
 from repozero.agents.scaffolds import AgentLimits
 from repozero.config import Config
 from repozero.datasets import Dataset, content_hash, load_dataset
+from repozero.datasets.store import write_atomic
 from repozero.errors import UsageError
 from repozero.oracle.grading import GRADER_VERSION, GradingPolicy
 from repozero.orchestrator.actions import ACTIONS_FILE, ActionLog
@@ -53,6 +54,8 @@ class RunSummary(Record, kw_only=True):
     success_rate: float
     infra_failures: int
     interrupted: bool = False
+    leaked_containers: int = 0
+    """Sandbox containers still there when the backend closed (reaped then; listed in leaked.json)."""
 
 
 def start_run(
@@ -182,6 +185,7 @@ async def _run_all(
     done = store.finished_ids()
     todo = [k for k in keys if k.episode_id not in done]
     interrupted = False
+    backend: object = None
     with structlog.contextvars.bound_contextvars(run_id=manifest.run_id):
         log.info(
             "run_started",
@@ -226,9 +230,24 @@ async def _run_all(
         finally:
             if interrupted or store.counts().get("running"):
                 store.mark_interrupted()
-            summary = _summary(run_dir, store, len(keys), interrupted)
+            leaked = write_leaks(run_dir, backend)
+            summary = msgspec.structs.replace(
+                _summary(run_dir, store, len(keys), interrupted), leaked_containers=len(leaked)
+            )
             store.close()
     return summary
+
+
+LEAKS_FILE = "leaked.json"
+
+
+def write_leaks(run_dir: Path, backend: object) -> list[object]:
+    """What the sandbox backend found still running at its close (Docker), for the run's report."""
+    leaked = [msgspec.to_builtins(c) for c in getattr(backend, "leaked", [])]
+    if leaked:
+        log.warning("sandboxes_leaked", count=len(leaked), file=LEAKS_FILE)
+    write_atomic(run_dir / LEAKS_FILE, msgspec.json.format(msgspec.json.encode(leaked), indent=2) + b"\n")
+    return leaked
 
 
 def _solved(store: ResultsStore) -> int:

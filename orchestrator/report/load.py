@@ -11,6 +11,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import msgspec
+
 from repozero.errors import UsageError
 from repozero.orchestrator.manifest import RunManifest, read_manifest
 from repozero.orchestrator.results import EpisodeResult, EpisodeRow, ResultsStore, RoundResult
@@ -100,8 +102,20 @@ def _build(
         expected=expected,
         never_started=len(planned - started) if planned else 0,
     )
-    run.missing = _missing_notes(run)
+    run.missing = _missing_notes(run) + _leak_notes(path)
     return run
+
+
+def _leak_notes(path: Path) -> list[str]:
+    """Sandbox containers the run's backend found still running at its close (`leaked.json`)."""
+    try:
+        leaked = msgspec.json.decode((path / "leaked.json").read_bytes())
+    except (FileNotFoundError, msgspec.DecodeError):
+        return []
+    if not leaked:
+        return []
+    names = ", ".join(str(c.get("name", c.get("id", "?"))) for c in leaked[:5] if isinstance(c, dict))
+    return [f"{len(leaked)} sandbox container(s) leaked by the run (reaped at its close): {names}"]
 
 
 def _split(rows: list[EpisodeRow]) -> tuple[list[EpisodeResult], list[EpisodeResult]]:

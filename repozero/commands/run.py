@@ -98,5 +98,10 @@ def _report(summary: RunSummary, as_json: bool) -> None:
         f"{state}: {summary.finished}/{summary.episodes} episodes finished in {summary.run_dir}\n"
         f"pass rate {summary.pass_rate:.3f}   success rate {summary.success_rate:.3f}   "
         f"infra failures {summary.infra_failures} (reported apart, not scored)\n"
-        f"report: repozero report {summary.run_dir}"
+        + (
+            f"leaked sandbox containers {summary.leaked_containers} (reaped at exit; listed in leaked.json)\n"
+            if summary.leaked_containers
+            else ""
+        )
+        + f"report: repozero report {summary.run_dir}"
     )
