@@ -1,0 +1,92 @@
+"""The built-in dataset through the real grader and Oracle: every gold reference passes, and every planted
+bug hides from the whitebox cases but shows on some hidden case and on the sample's tester inputs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import anyio
+import pytest
+
+from repozero.agents.fakellm import apply_patch
+from repozero.config import load_config
+from repozero.datasets import Case, load_dataset
+from repozero.oracle import open_oracle
+from repozero.oracle.evaluate import GradeJob, gold_jobs, grade_many, summarise
+from repozero.oracle.grading import GradingPolicy
+from repozero.oracle.records import sample_request
+from repozero.sandbox import LocalBackend
+
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
+POLICY = GradingPolicy(timeout_s=10.0)
+
+
+async def test_every_gold_reference_passes() -> None:
+    dataset = load_dataset("builtin:py2js-lite")
+    jobs = gold_jobs(dataset)
+    assert len(jobs) == len(dataset.samples) >= 20
+    with anyio.fail_after(600):
+        summary = summarise(await grade_many(LocalBackend(), jobs, POLICY))
+    failing = {
+        g.sample: [(c.id, c.status) for c in g.cases if c.status != "pass"]
+        for g in summary.samples
+        if not g.passed
+    }
+    assert summary.pass_rate == 1.0 and summary.infra_errors == 0, failing
+
+
+def _buggy_tree(gold: Path, patch: bytes, out: Path) -> Path:
+    tree = {p.relative_to(gold).as_posix(): p.read_bytes() for p in gold.rglob("*") if p.is_file()}
+    for rel, data in apply_patch(tree, patch).items():
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        (out / rel).write_bytes(data)
+    return out
+
+
+async def test_planted_bugs_hide_from_whitebox_and_tester_inputs_reveal_them(tmp_path: Path) -> None:
+    dataset = load_dataset("builtin:py2js-lite")
+    config = load_config()
+    jobs, tester_jobs = [], []
+    async with open_oracle(config.oracle) as oracle:
+        for sample in dataset.samples:
+            folder = dataset.sample_dir(sample.id)
+            target = _buggy_tree(
+                dataset.gold_dir(sample.id), (folder / "buggy.patch").read_bytes(), tmp_path / sample.id
+            )
+            jobs.append(GradeJob(sample=sample, cases=sample.kept_cases, target_dir=str(target)))
+            raw = json.loads((folder / "tester_inputs.json").read_text())["inputs"]
+            inputs = [
+                Case(
+                    id=f"t{i}", argv=r["argv"], stdin=None if r.get("stdin") is None else r["stdin"].encode()
+                )
+                for i, r in enumerate(raw)
+            ]
+            request = sample_request(dataset, sample, inputs, repeats=2, timeout_s=10.0, output_cap=1 << 20)
+            with anyio.fail_after(300):
+                verdicts = await oracle.ground_truth(request)
+            grounded = [
+                Case(id=v.id, argv=c.argv, stdin=c.stdin, expected_stdout=v.stdout, expected_exit=v.exit_code)
+                for v, c in zip(verdicts, inputs, strict=True)
+                if v.kept
+            ]
+            assert grounded, f"{sample.id}: the Oracle kept none of the tester inputs"
+            tester_jobs.append(GradeJob(sample=sample, cases=grounded, target_dir=str(target)))
+    with anyio.fail_after(900):
+        grades = await grade_many(LocalBackend(), jobs + tester_jobs, POLICY)
+    n = len(jobs)
+    for sample, grade, tester in zip(dataset.samples, grades[:n], grades[n:], strict=True):
+        assert not grade.infra_error and not tester.infra_error, sample.id
+        statuses = {c.id: c.status for c in grade.cases}
+        assert all(statuses[c.id] == "pass" for c in sample.whitebox), (
+            sample.id,
+            "the bug shows on a whitebox case",
+        )
+        assert any(statuses[c.id] != "pass" for c in sample.hidden), (
+            sample.id,
+            "no hidden case reveals the bug",
+        )
+        assert any(c.status != "pass" for c in tester.cases), (
+            sample.id,
+            "the tester inputs do not reveal the bug",
+        )
