@@ -60,6 +60,20 @@ async def _shell_vs_fresh(box: Sandbox, prefix: str, shell_n: int, fresh_n: int)
     ]
 
 
+async def _open_close_ms(backend: LocalBackend, n: int) -> float:
+    """Wall time per sandbox to open and close `n` sandboxes at once, each left with a background job."""
+
+    async def one(i: int) -> None:
+        async with backend.open(SandboxSpec(run_id="bench", sample=f"open-close-{i}")) as box:
+            await box.exec(["sh", "-c", "sleep 30 & true"])
+
+    start = time.perf_counter()
+    async with anyio.create_task_group() as tg:
+        for i in range(n):
+            tg.start_soon(one, i)
+    return (time.perf_counter() - start) * 1000 / n
+
+
 async def local_part(args: argparse.Namespace) -> Figures:
     backend = LocalBackend()
     iso = await backend.isolation()
@@ -76,6 +90,7 @@ async def local_part(args: argparse.Namespace) -> Figures:
         ("local_unsandboxed_process_ms", host_ms),
         *figures,
         ("local_shell_vs_unsandboxed_process", host_ms / figures[0][1]),
+        ("local_open_close_200_concurrent_ms_per_sandbox", await _open_close_ms(backend, 200)),
         speedup,
     ]
 

@@ -3,6 +3,7 @@ cgroups — set up at open, torn down at close, and reaped at the next start if 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -26,6 +27,10 @@ __all__ = ["Workspace", "default_root", "reap_stale"]
 
 log = get_logger(__name__)
 _taken_uids: set[int] = set()
+"""Uids this process's open sandboxes hold (each also claimed in `UID_CLAIMS`)."""
+UID_CLAIMS = Path("/run/repozero-sbx-uids")
+"""One file per uid a sandbox holds, of any process and any local_root on the host: `<uid>` is the owner
+(pid, start time). Removed when the sandbox is closed; a crashed run's are reaped at the next start."""
 
 
 def default_root() -> Path:
@@ -46,13 +51,14 @@ def _status_files() -> list[Path]:
     return [Path("/proc", d, "status") for d in os.listdir("/proc") if d.isdigit()]
 
 
-def _procs_of_uid(uid: int) -> list[int]:
+def _procs_of_uids(uids: set[int]) -> list[int]:
+    """Every process on the host whose real uid is in `uids` (a scan of /proc: for reaping and fallbacks)."""
     pids = []
     for status in _status_files():
         try:
             for line in status.read_text().splitlines():
                 if line.startswith("Uid:"):
-                    if int(line.split()[1]) == uid:
+                    if int(line.split()[1]) in uids:
                         pids.append(int(status.parent.name))
                     break
         except (OSError, ValueError):
@@ -60,24 +66,17 @@ def _procs_of_uid(uid: int) -> list[int]:
     return pids
 
 
-def _live_uids() -> set[int]:
-    uids = set()
-    for status in _status_files():
-        try:
-            text = status.read_text()
-        except OSError:
-            continue
-        for line in text.splitlines():
-            if line.startswith("Uid:"):
-                uids.add(int(line.split()[1]))
-                break
-    return uids
+def _procs_of_uid(uid: int) -> list[int]:
+    return _procs_of_uids({uid})
 
 
-async def kill_uid(uid: int, *, attempts: int = 100) -> bool:
-    """SIGKILL every process of `uid` (a per-sandbox uid: exactly that sandbox's processes)."""
+async def kill_uids(uids: set[int], *, attempts: int = 100) -> bool:
+    """SIGKILL every process of `uids` (per-sandbox uids: exactly those sandboxes' processes).
+
+    Scans every process on the host, so it is only for what has no cgroup: a crashed run's leftovers at
+    the next start, and hosts without cgroups."""
     for _ in range(attempts):
-        pids = _procs_of_uid(uid)
+        pids = _procs_of_uids(uids)
         if not pids:
             return True
         for pid in pids:
@@ -86,18 +85,72 @@ async def kill_uid(uid: int, *, attempts: int = 100) -> bool:
             except ProcessLookupError:
                 pass
         await anyio.sleep(0.002)
-    return not _procs_of_uid(uid)
+    return not _procs_of_uids(uids)
 
 
-def _pick_uid(cfg: SandboxConfig, base: Path) -> int:
-    recorded = {o.get("uid") for o in _owners(base).values()}  # a stale sandbox's uid may still be reaped
-    live = _live_uids() | _taken_uids | {u for u in recorded if isinstance(u, int)}
-    for _ in range(1000):
-        uid = cfg.local_uid_base + secrets.randbelow(cfg.local_uid_count)
-        if uid not in live:
-            _taken_uids.add(uid)
-            return uid
+def _claim_uid(uid: int) -> bool:
+    """Claim `uid` for a sandbox of this process, atomically across every process on the host (a hard
+    link fails if the claim exists): False if another sandbox, live or crashed, holds it."""
+    UID_CLAIMS.mkdir(mode=0o700, parents=True, exist_ok=True)
+    staging = UID_CLAIMS / f".{uid}.{os.getpid()}.{secrets.token_hex(4)}"
+    staging.write_text(json.dumps({"pid": os.getpid(), "start": _start_time(os.getpid())}))
+    try:
+        os.link(staging, UID_CLAIMS / str(uid))
+        return True
+    except FileExistsError:
+        return False
+    finally:
+        staging.unlink(missing_ok=True)
+
+
+def _release_uid(uid: int) -> None:
+    """Called once no process of the uid is left."""
+    (UID_CLAIMS / str(uid)).unlink(missing_ok=True)
+    _taken_uids.discard(uid)
+
+
+def _pick_uid(cfg: SandboxConfig) -> int:
+    """A uid no live sandbox of any process holds, and no crashed run's leftovers may still run as: its
+    claim stays until the next start reaps it (`reap_stale`). No scan of the host's processes."""
+    try:
+        for _ in range(1000):
+            uid = cfg.local_uid_base + secrets.randbelow(cfg.local_uid_count)
+            if uid not in _taken_uids and _claim_uid(uid):
+                _taken_uids.add(uid)
+                return uid
+    except OSError as exc:
+        raise SandboxError(f"cannot claim a sandbox uid in {UID_CLAIMS}: {exc}") from exc
     raise SandboxError("no free uid in sandbox.local_uid_base/local_uid_count")
+
+
+def _take_stale_claims() -> list[int]:
+    """Uids claimed by a process that is gone (a crashed or killed run), each taken over by this reaper:
+    the claim is renamed away atomically, so of concurrent reapers exactly one kills that uid's processes,
+    and never after the uid was claimed again. The caller kills them, then removes the claims."""
+    taken = []
+    for entry in os.listdir(UID_CLAIMS) if UID_CLAIMS.is_dir() else []:
+        if entry.isdigit() and _dead_claim(UID_CLAIMS / entry):
+            mine = UID_CLAIMS / f".reaping.{entry}.{os.getpid()}"
+            try:
+                os.rename(UID_CLAIMS / entry, mine)
+            except FileNotFoundError:
+                continue  # another reaper took it
+            if _dead_claim(mine):
+                taken.append(int(entry))
+            else:  # reaped and claimed again meanwhile: give it back
+                with contextlib.suppress(FileExistsError):
+                    os.link(mine, UID_CLAIMS / entry)
+                mine.unlink()
+    return taken
+
+
+def _dead_claim(path: Path) -> bool:
+    try:
+        owner = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return False
+    pid = owner.get("pid")
+    return not _owner_alive(pid if isinstance(pid, int) else 0, owner.get("start"))
 
 
 class Workspace:
@@ -119,16 +172,15 @@ class Workspace:
         os.chmod(base, 0o711)
         sid = "sbx-" + secrets.token_hex(6)
         root = base / sid
-        uid = _pick_uid(cfg, base) if iso.privileged else os.getuid()
+        uid = _pick_uid(cfg) if iso.privileged else os.getuid()
         gid = uid if iso.privileged else os.getgid()
-        _write_owner(root, uid if iso.privileged else None)  # first: a reaper never sees a dir without one
-        root.mkdir(mode=0o711)
-        mounted = False
+        mounted, cgroups = False, None
         try:
+            _write_owner(root, uid if iso.privileged else None)  # first: a reaper sees no dir without one
+            root.mkdir(mode=0o711)
             if iso.tmpfs:
                 await _mount_tmpfs(root, spec.tmpfs_mb)
                 mounted = True
-            cgroups = None
             if iso.cgroup_pids and iso.cgroup_memory:
                 cgroups = SandboxCgroups.create(
                     iso.cgroup_pids,
@@ -140,7 +192,9 @@ class Workspace:
             layout = _prepare(root, uid, gid, iso, spec, toolchain, cgroups)
         except BaseException:
             with anyio.CancelScope(shield=True):
-                await _teardown(root, mounted, None, uid if iso.privileged else None)
+                await _teardown(root, mounted, cgroups)  # nothing ran as the uid yet
+            if iso.privileged:
+                _release_uid(uid)
             raise
         ws = cls(sid, root, layout, cgroups, mounted)
         workdir = sandbox_dirs(iso, layout)[0]
@@ -150,18 +204,28 @@ class Workspace:
         )
         return ws
 
-    async def kill_all(self) -> None:
-        """Kill every process of the sandbox (its cgroups, then its uid)."""
-        if self.cgroups is not None:
-            await self.cgroups.kill_all()
-        if self.layout.uid is not None and self.layout.uid != os.getuid() and self.layout.uid != 0:
-            await kill_uid(self.layout.uid)
+    def _own_uid(self) -> int | None:
+        """The sandbox's own uid (None when it runs as the calling user)."""
+        uid = self.layout.uid
+        return uid if uid is not None and uid not in (0, os.getuid()) else None
+
+    async def kill_all(self) -> bool:
+        """Kill every process of the sandbox: through its cgroups (every process it starts joins them
+        before anything else runs, and cannot leave), or by its uid (a scan of the host's processes) when
+        there are no cgroups or something survived them. False if some process survived."""
+        if self.cgroups is not None and await self.cgroups.kill_all():
+            return True
+        uid = self._own_uid()
+        return await kill_uids({uid}) if uid is not None else self.cgroups is None
 
     async def destroy(self) -> None:
-        await self.kill_all()
-        uid = self.layout.uid if self.layout.uid not in (None, 0, os.getuid()) else None
-        await _teardown(self.root, self.mounted, self.cgroups, uid)
-        _taken_uids.discard(self.layout.uid or -1)
+        killed = await self.kill_all()
+        await _teardown(self.root, self.mounted, self.cgroups)
+        uid = self._own_uid()
+        if uid is not None and killed:
+            _release_uid(uid)  # else the claim stays: the next start reaps the uid once we are gone
+        elif uid is not None:
+            log.warning("sandbox_processes_survived", sandbox=self.id, uid=uid)
 
 
 def _view_mounts(iso: Isolation, layout: Layout) -> dict[str, Path]:
@@ -213,9 +277,7 @@ async def _mount_tmpfs(root: Path, size_mb: int) -> None:
         )
 
 
-async def _teardown(root: Path, mounted: bool, cgroups: SandboxCgroups | None, uid: int | None) -> None:
-    if uid is not None:
-        await kill_uid(uid)
+async def _teardown(root: Path, mounted: bool, cgroups: SandboxCgroups | None) -> None:
     if cgroups is not None:
         await cgroups.kill_all()
         await cgroups.remove()
@@ -312,16 +374,24 @@ def _stale_elsewhere(base: Path) -> list[tuple[Path, dict[str, object], bool]]:
 
 
 async def reap_stale(base: Path, iso: Isolation) -> int:
-    """Tear down sandboxes whose owning process is gone (a crashed or killed run); returns how many."""
+    """Tear down sandboxes whose owning process is gone (a crashed or killed run); returns how many.
+
+    Their processes are found by uid (one scan of the host's processes for all of them) from the
+    uid claims a dead process left (of any local_root; a claim outlives its sandbox's dir and owner record).
+    Their cgroups are found by name."""
     stale = _stale(base) + _stale_elsewhere(base)
-    for root, owner, mounted in stale:
-        uid = owner.get("uid")
-        await _teardown(root, mounted, None, uid if isinstance(uid, int) else None)
+    claims = _take_stale_claims()
+    if claims:
+        await kill_uids(set(claims))
+    for root, _, mounted in stale:
+        await _teardown(root, mounted, None)
+    for uid in claims:
+        (UID_CLAIMS / f".reaping.{uid}.{os.getpid()}").unlink(missing_ok=True)
     groups = _stale_cgroups(iso)
     if groups:
         cgroups = SandboxCgroups(groups)
         await cgroups.kill_all()
         await cgroups.remove()
-    if stale or groups:
-        log.info("sandbox_reaped_stale", sandboxes=len(stale), cgroups=len(groups), root=str(base))
+    if stale or groups or claims:
+        log.info("sandbox_reaped_stale", sandboxes=len(stale), cgroups=len(groups), uids=len(claims))
     return len(stale)
