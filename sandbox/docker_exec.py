@@ -23,6 +23,13 @@ from repozero.sandbox.docker_client import DockerClient, docker_errors
 
 __all__ = ["WRAPPER", "DockerExecProcess", "effective_timeout", "run_command"]
 
+_START_ATTEMPTS = 3
+
+
+class WrapperDidNotStart(SandboxError):
+    """The in-container wrapper ended before its header: usually transient (memory not yet released)."""
+
+
 WRAPPER = (Path(__file__).parent / "drivers" / "docker_exec.sh").read_text()
 HOST_GRACE_S = 0.25
 """Host-side backstop: past `timeout + kill_after` the host has the supervisor end the command's tree."""
@@ -137,7 +144,7 @@ class DockerExecProcess:
             await self._read_message()
         if self._header is not None:
             detail = bytes(self._header + self.stderr).decode(errors="replace")[-500:]
-            raise SandboxError(f"docker exec: the process wrapper did not start: {detail}")
+            raise WrapperDidNotStart(f"docker exec: the process wrapper did not start: {detail}")
 
     def _transport(self) -> Any:
         """The attached connection's transport, or None once it is closed (aiodocker's Stream hides it)."""
@@ -236,10 +243,19 @@ async def run_command(
     """Run one command to completion: in-container `timeout -k`, host backstop, capped output, tree killed."""
     started = time.monotonic()
     timeout = effective_timeout(timeout_s)
-    proc = await DockerExecProcess.start(
-        client, container_id, argv, user=user, cwd=cwd, env=env, stdin=stdin is not None,
-        timeout_s=timeout, kill_after_s=kill_after_s, killer=killer, stderr_cap=output_cap,
-    )  # fmt: skip
+    for attempt in range(_START_ATTEMPTS):
+        try:
+            proc = await DockerExecProcess.start(
+                client, container_id, argv, user=user, cwd=cwd, env=env, stdin=stdin is not None,
+                timeout_s=timeout, kill_after_s=kill_after_s, killer=killer, stderr_cap=output_cap,
+            )  # fmt: skip
+            break
+        except WrapperDidNotStart:
+            # seen right after a memory bomb: the container's memory is not yet given back, the wrapper dies
+            if attempt + 1 == _START_ATTEMPTS:
+                raise
+            log.warning("docker_exec_wrapper_retry", container=container_id[:12], attempt=attempt + 1)
+            await anyio.sleep(0.5 * (attempt + 1))
     stdout = bytearray()
     truncated = backstopped = False
     try:
