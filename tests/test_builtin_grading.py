@@ -90,3 +90,20 @@ async def test_planted_bugs_hide_from_whitebox_and_tester_inputs_reveal_them(tmp
             sample.id,
             "the tester inputs do not reveal the bug",
         )
+
+
+def test_validate_cli_exits_0() -> None:
+    """`repozero dataset validate` re-checks schema, counts, the content hash and re-runs cases (no cache)."""
+    import subprocess
+    import sys
+
+    from repozero.datasets import builtin_root
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "repozero", "dataset", "validate", str(builtin_root() / "py2js-lite")],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "20 live" in proc.stdout
