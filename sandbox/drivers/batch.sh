@@ -76,7 +76,8 @@ kill_adopted() {
       [ -O "$d" ] || continue
       read -r l 2>/dev/null <"$d/stat" || continue
       set -- ${l##*) }
-      if [ "$2" = 1 ] && [ "$1" != Z ] && [ "${20}" -ge "$since" ]; then
+      # never this driver itself: its parent may be init too, and it may have started in the same tick
+      if [ "$2" = 1 ] && [ "$1" != Z ] && [ "${20}" -ge "$since" ] && [ "${d#/proc/}" != "$$" ]; then
         kill -9 "${d#/proc/}" 2>/dev/null && found=1
       fi
     done
