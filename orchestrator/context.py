@@ -78,4 +78,3 @@ class RunContext:
     oracle_timeout_s: float = 10.0
     oracle_output_cap: int = 1 << 20
     archive: bool = True
-    toolchain: dict[str, str] = field(default_factory=lambda: {"javascript": "node", "rust": "rust"})

@@ -31,7 +31,7 @@ from repozero.datasets import Case, Sample
 from repozero.errors import OracleError
 from repozero.oracle import GroundTruthRequest, env_spec, program_ref
 from repozero.oracle.compare import byte_diff
-from repozero.oracle.evaluate import GradeJob, grade_one
+from repozero.oracle.evaluate import GradeJob, grade_one, toolchain_for
 from repozero.oracle.grading import SampleGrade
 from repozero.orchestrator.archive import archive_tree
 from repozero.orchestrator.context import EpisodeInfraError, RunContext
@@ -115,7 +115,7 @@ class Episode:
 
     # -- pieces ------------------------------------------------------------------------------------------
     def _toolchain(self) -> str:
-        return self.ctx.toolchain[self.sample.target.language]
+        return toolchain_for(self.sample)
 
     def _new_conversation(self, box: Sandbox, r: int) -> Conversation:
         conv = Conversation(f"{self.episode_id}-{self.try_tag}-coder-{r}")

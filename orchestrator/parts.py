@@ -12,6 +12,7 @@ import structlog
 from repozero.config import Config
 from repozero.datasets import Dataset
 from repozero.oracle import open_oracle
+from repozero.oracle.evaluate import toolchain_for
 from repozero.orchestrator.actions import ActionLog
 from repozero.orchestrator.context import Limiters, RunContext
 from repozero.orchestrator.limits import AdaptiveGauge, effective_config
@@ -54,8 +55,7 @@ async def prewarm(
     warm = getattr(backend.inner, "prewarm", None)
     if warm is None:
         return
-    languages = {ctx.dataset.sample(k.sample).target.language for k in todo}
-    for toolchain in sorted({ctx.toolchain[lang] for lang in languages}):
+    for toolchain in sorted({toolchain_for(ctx.dataset.sample(k.sample)) for k in todo}):
         started = time.monotonic()
         with actions.track("sandbox_prewarm", toolchain=toolchain):
             await warm(SandboxSpec(toolchain=toolchain, run_id=ctx.run_id, role="coder"))

@@ -11,7 +11,7 @@ from repozero.agents.factory import build_agent
 from repozero.agents.roles import coder_system, coder_task, task_view
 from repozero.agents.scaffolds import AgentHooks, AgentLimits, AgentResult, Conversation
 from repozero.datasets import Dataset
-from repozero.oracle.evaluate import GradeJob, grade_one
+from repozero.oracle.evaluate import GradeJob, grade_one, toolchain_for
 from repozero.oracle.grading import GradingPolicy, SampleGrade
 from repozero.sandbox import SandboxBackend, SandboxSpec
 from repozero.wiring import ModelProvider
@@ -36,7 +36,7 @@ async def run_coder_once(
     view = task_view(dataset, sample_id)
     session_id = f"agent-{sample_id}-{secrets.token_hex(3)}"
     out = target_dir or Path(tempfile.mkdtemp(prefix=f"repozero-{sample_id}-"))
-    spec = SandboxSpec(toolchain="node", run_id="agent-run", sample=sample_id, role="coder")
+    spec = SandboxSpec(toolchain=toolchain_for(sample), run_id="agent-run", sample=sample_id, role="coder")
     async with backend.open(spec) as sandbox:
         conv = Conversation(session_id)
         conv.add("system", coder_system(scaffold, sandbox.workdir))
