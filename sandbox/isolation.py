@@ -18,6 +18,7 @@ import anyio
 
 from repozero.log import get_logger
 from repozero.records import Record
+from repozero.sandbox.mounts import mount_tmpfs, unmount
 
 __all__ = ["CGROUP_V1", "Isolation", "detect_isolation", "reset_isolation_cache"]
 
@@ -130,16 +131,13 @@ async def _bwrap_problem(bwrap: str, setpriv: str, privileged: bool) -> str:
 
 
 async def _tmpfs_works() -> bool:
-    if not shutil.which("mount"):
-        return False
-    probe = tempfile.mkdtemp(prefix="repozero-tmpfs-probe-")
+    probe = Path(tempfile.mkdtemp(prefix="repozero-tmpfs-probe-"))
     try:
-        mounted = await anyio.run_process(
-            ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", probe], check=False
-        )
-        if mounted.returncode != 0:
-            return False
-        await anyio.run_process(["umount", probe], check=False)
+        mount_tmpfs(probe, "tmpfs", "size=1m")
+    except OSError:
+        return False
+    else:
+        unmount(probe, lazy=False)
         return True
     finally:
         os.rmdir(probe)

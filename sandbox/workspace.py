@@ -22,6 +22,7 @@ from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.hostfs import HostView
 from repozero.sandbox.isolation import Isolation
 from repozero.sandbox.launch import Layout, sandbox_dirs
+from repozero.sandbox.mounts import mount_tmpfs, unmount
 
 __all__ = ["Workspace", "default_root", "reap_stale"]
 
@@ -267,14 +268,10 @@ def _prepare(
 
 
 async def _mount_tmpfs(root: Path, size_mb: int) -> None:
-    opts = f"size={size_mb}m,nr_inodes=100k,mode=0711,nosuid,nodev"
-    result = await anyio.run_process(
-        ["mount", "-t", "tmpfs", "-o", opts, "repozero-sbx", str(root)], check=False
-    )
-    if result.returncode != 0:
-        raise SandboxError(
-            f"cannot mount the sandbox tmpfs at {root}: {result.stderr.decode(errors='replace')}"
-        )
+    try:
+        mount_tmpfs(root, "repozero-sbx", f"size={size_mb}m,nr_inodes=100k,mode=0711")
+    except OSError as exc:
+        raise SandboxError(f"cannot mount the sandbox tmpfs at {root}: {exc.strerror}") from exc
 
 
 async def _teardown(root: Path, mounted: bool, cgroups: SandboxCgroups | None) -> None:
@@ -282,7 +279,7 @@ async def _teardown(root: Path, mounted: bool, cgroups: SandboxCgroups | None) -
         await cgroups.kill_all()
         await cgroups.remove()
     if mounted:
-        await anyio.run_process(["umount", "-l", str(root)], check=False)
+        unmount(root)
     shutil.rmtree(root, ignore_errors=True)
     _owner_file(root).unlink(missing_ok=True)
 
