@@ -13,6 +13,7 @@ from pathlib import Path
 
 import anyio
 
+from repozero import spawn
 from repozero.errors import SandboxError
 from repozero.log import get_logger
 from repozero.sandbox import batch
@@ -137,7 +138,7 @@ class LocalSandbox:
         chain = launch_argv(iso, ws.layout, self.spec, list(argv), where)
         host_cwd = str(ws.root) if iso.namespaces else where
         try:
-            return await anyio.open_process(
+            return await spawn.open_process(
                 chain, stdin=stdin, stdout=stdout, stderr=stderr,
                 cwd=host_cwd, env=full_env, start_new_session=True,
             )  # fmt: skip
