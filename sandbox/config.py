@@ -42,8 +42,10 @@ class SandboxConfig(Record, kw_only=True):
     # --- docker backend (sandbox/docker.py; docs/docker.md) ---------------------------------------
     docker_host: str = ""
     """Daemon address; "" means $DOCKER_HOST or /var/run/docker.sock."""
-    docker_connections: int = 256
-    """aiohttp connection pool of the shared client; every open sandbox holds 2 (shell + supervisor)."""
+    docker_connections: int = 0
+    """Cap on the shared client's connections (0: none). Every open sandbox holds 2 (shell + supervisor)
+    plus one per running command, so a cap below that makes calls queue for a connection and fail with a
+    connect timeout under load; API calls are bounded by `docker_api_concurrency` either way."""
     docker_api_concurrency: int = 16
     """Docker API calls in flight at once (create, start, exec create, remove)."""
     docker_cpus: float = 1.0

@@ -151,9 +151,13 @@ def _leaked(info: dict[str, Any]) -> LeakedContainer:
 
 @asynccontextmanager
 async def open_client(
-    host: str = "", *, connections: int = 256, api_concurrency: int = 16
+    host: str = "", *, connections: int = 0, api_concurrency: int = 16
 ) -> AsyncIterator[DockerClient]:
-    """Open the shared client (`host` "" = $DOCKER_HOST or the default socket) and check the daemon answers."""
+    """Open the shared client (`host` "" = $DOCKER_HOST or the default socket) and check the daemon answers.
+
+    `connections` caps the pool (0: no cap). Attached streams hold a connection each for their lifetime,
+    and aiohttp counts the wait for a free one against the connect timeout: a cap sized below the open
+    sandboxes' streams fails calls with "Connection timeout" instead of making them wait."""
     url = host or None
     try:
         connector = _connector(url, connections)
@@ -180,7 +184,9 @@ def _connector(url: str | None, connections: int) -> aiohttp.BaseConnector | Non
     target = url or os.environ.get("DOCKER_HOST") or "unix:///var/run/docker.sock"
     if not target.startswith("unix://"):
         return None
-    return aiohttp.UnixConnector(path=target.removeprefix("unix://"), limit=connections, limit_per_host=0)
+    return aiohttp.UnixConnector(
+        path=target.removeprefix("unix://"), limit=max(connections, 0), limit_per_host=0
+    )
 
 
 async def daemon_reachable(host: str = "") -> bool:

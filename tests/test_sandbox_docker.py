@@ -179,6 +179,29 @@ async def test_foreign_errors_become_sandbox_errors() -> None:
             await DockerBackend(CFG).open(SandboxSpec(toolchain="cobol")).__aenter__()
 
 
+async def test_held_streams_never_queue_for_a_pool_slot(backend: DockerBackend) -> None:
+    """Each open sandbox holds two attached streams; a pool cap made calls at 100 sandboxes wait for a
+    connection and fail with aiohttp's connect timeout. The default client has no cap; a set one holds."""
+    assert backend.client.docker.session.connector.limit == 0
+    async with open_client(connections=7) as capped:
+        assert capped.docker.session.connector.limit == 7
+    boxes = [await backend.open(SPEC).__aenter__() for _ in range(3)]
+    try:
+        results = []
+
+        async def run(box: DockerSandbox) -> None:
+            results.append(await box.exec(["sh", "-c", "sleep 0.5; echo ok"]))
+
+        async with anyio.create_task_group() as tg:
+            for box in boxes:
+                await box.shell("true")  # supervisor + shell held: 6 streams, plus 3 commands at once
+                tg.start_soon(run, box)
+        assert [r.stdout for r in results] == [b"ok\n"] * 3
+    finally:
+        for box in boxes:
+            await box.close()
+
+
 async def test_a_backend_that_was_not_entered_still_opens_sandboxes() -> None:
     backend = DockerBackend(CFG)
     with anyio.fail_after(30):
