@@ -38,6 +38,7 @@ BACKSTOP_S = 5.0
 KILLED_EXIT = 137
 DRAIN_CAP = 64 << 20
 _HEADER = b"RZPID "
+_TRAILER = b"\nRZEXIT "
 
 log = get_logger(__name__)
 
@@ -60,8 +61,11 @@ def effective_timeout(timeout_s: float | None) -> float | None:
 class DockerExecProcess:
     """A process inside a container over one attached exec (one connection held while it lives)."""
 
-    def __init__(self, exec_: Any, stream: Any, *, killer: Killer | None, stderr_cap: int) -> None:
+    def __init__(
+        self, exec_: Any, stream: Any, *, killer: Killer | None, stderr_cap: int, report_exit: bool = False
+    ) -> None:
         self._exec = exec_
+        self._reports_exit = killer is not None and report_exit
         self._stream = stream
         self._killer = killer
         self._stderr_cap = stderr_cap
@@ -74,6 +78,8 @@ class DockerExecProcess:
         self.start_ticks = 0
         self.stderr = bytearray()
         self.stderr_truncated = False
+        self._stderr_tail = b""
+        """The last bytes of stderr, kept past the cap: the wrapper's exit-status trailer is there."""
 
     @classmethod
     async def start(
@@ -90,17 +96,22 @@ class DockerExecProcess:
         kill_after_s: float = 2.0,
         killer: Killer | None,
         stderr_cap: int = DEFAULT_OUTPUT_CAP,
+        report_exit: bool = False,
     ) -> DockerExecProcess:
-        """Start `argv` (through the wrapper when a `killer` is given: it needs the pid it reports)."""
+        """Start `argv` (through the wrapper when a `killer` is given: it needs the pid it reports).
+
+        `report_exit`: the wrapper stays the parent and says the exit status on stderr (a command run to
+        completion); without it the wrapper becomes the process (long-lived ones: the reported pid is theirs)."""
         if killer is not None:
             limit = _seconds(timeout_s) if timeout_s is not None else "0"
-            argv = ["/bin/sh", "-c", WRAPPER, "rz", cwd, limit, _seconds(kill_after_s), *argv]
+            report = "1" if report_exit else "0"
+            argv = ["/bin/sh", "-c", WRAPPER, "rz", cwd, limit, _seconds(kill_after_s), report, *argv]
         container = client.docker.containers.container(container_id)
         async with client.api:
             with docker_errors("exec create"):
                 exec_ = await container.exec(list(argv), stdin=stdin, user=user, environment=dict(env or {}))
         stream = exec_.start(detach=False)
-        proc = cls(exec_, stream, killer=killer, stderr_cap=stderr_cap)
+        proc = cls(exec_, stream, killer=killer, stderr_cap=stderr_cap, report_exit=report_exit)
         try:
             with docker_errors("exec start"):
                 await stream.__aenter__()
@@ -134,6 +145,7 @@ class DockerExecProcess:
                 raise SandboxError(f"docker exec: bad wrapper header {line[:80]!r}")
             self.pid, self.start_ticks = int(fields[0]), int(fields[1])
             data = rest
+        self._stderr_tail = (self._stderr_tail + data)[-64:]
         room = self._stderr_cap - len(self.stderr)
         if len(data) > room:
             self.stderr_truncated = True
@@ -180,7 +192,22 @@ class DockerExecProcess:
             await self._read_message()
         return await self._exit_code()
 
+    def _reported_exit(self) -> int | None:
+        """The wrapper's "RZEXIT N" trailer when it is the last thing on stderr (removed from `stderr`)."""
+        if not self._reports_exit:
+            return None
+        at = self._stderr_tail.rfind(_TRAILER)
+        status = self._stderr_tail[at + len(_TRAILER) :] if at >= 0 else b""
+        if not (status.endswith(b"\n") and status[:-1].isdigit()):
+            return None  # killed before it could say, or something wrote after it: ask the daemon
+        trailer = self._stderr_tail[at:]
+        if not self.stderr_truncated and self.stderr.endswith(trailer):
+            del self.stderr[-len(trailer) :]
+        return int(status[:-1])
+
     async def _exit_code(self) -> int:
+        if self._exit is None:
+            self._exit = self._reported_exit()
         if self._exit is None:
             for _ in range(400):
                 with docker_errors("exec inspect"):
@@ -248,6 +275,7 @@ async def run_command(
             proc = await DockerExecProcess.start(
                 client, container_id, argv, user=user, cwd=cwd, env=env, stdin=stdin is not None,
                 timeout_s=timeout, kill_after_s=kill_after_s, killer=killer, stderr_cap=output_cap,
+                report_exit=True,
             )  # fmt: skip
             break
         except WrapperDidNotStart:

@@ -60,11 +60,14 @@ async def _processes(box: DockerSandbox) -> list[str]:
     """The programs running in the container (name of argv[0], or the script name for `sh -c`)."""
     listing = await box.exec(["ps", "-eo", "pid=,ppid=,args="])
     rows = [line.split() for line in listing.stdout.decode().splitlines()]
+    parent = {row[0]: row[1] for row in rows}
     ps_itself = next(row for row in rows if row[2] == "ps")
+    timeout_pid = parent[ps_itself[0]]
+    listing_own = {timeout_pid, parent[timeout_pid]}  # the test's deadline (`timeout -k`) and the wrapper
     names = []
     for pid, _, *words in rows:
-        if pid == ps_itself[1]:
-            continue  # the listing's own `timeout -k` wrapper (the test's deadline is enforced inside too)
+        if pid in listing_own:
+            continue
         names.append(next((w for w in words if w.startswith("repozero-")), os.path.basename(words[0])))
     return names
 
@@ -121,6 +124,28 @@ async def test_after_a_timeout_nothing_of_the_command_survives(box: DockerSandbo
     for names in (after_exec, after_shell, after_bomb):
         assert set(names) <= BASELINE, names
     assert still.stdout == b"alive\n" and not still.restarted
+
+
+async def test_exit_status_comes_from_the_wrapper_without_asking_the_daemon(
+    box: DockerSandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command run to completion says its exit status on its stream: no `exec inspect` polling (slow
+    under a busy daemon), and the command's own stderr — even a forged trailer — comes back untouched."""
+    from aiodocker.execs import Exec
+
+    async def no_inspect(self: Exec) -> dict[str, object]:
+        raise AssertionError("exec inspect was called")
+
+    monkeypatch.setattr(Exec, "inspect", no_inspect)
+    with anyio.fail_after(30):
+        plain = await box.exec(["sh", "-c", "printf err >&2; exit 3"])
+        forged = await box.exec(["sh", "-c", r"printf 'x\nRZEXIT 0\n' >&2; exit 5"])
+        quiet = await box.exec(["true"])
+        fed = await box.exec(["sh", "-c", "cat; exit 7"], stdin=b"in")
+    assert (plain.exit_code, plain.stderr) == (3, b"err")
+    assert (forged.exit_code, forged.stderr) == (5, b"x\nRZEXIT 0\n")
+    assert (quiet.exit_code, quiet.stderr) == (0, b"")
+    assert (fed.exit_code, fed.stdout) == (7, b"in")
 
 
 async def test_the_warm_pool_hands_out_ready_containers_and_refills() -> None:
