@@ -1,14 +1,15 @@
-"""Run a coroutine on one anyio event loop, on uvloop when it is installed."""
+"""Run a coroutine on one anyio event loop, on uvloop when it is installed, with room for many files."""
 
 from __future__ import annotations
 
 import importlib.util
+import resource
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import anyio
 
-__all__ = ["run_async", "uvloop_available"]
+__all__ = ["raise_open_files_limit", "run_async", "uvloop_available"]
 
 T = TypeVar("T")
 
@@ -17,6 +18,24 @@ def uvloop_available() -> bool:
     return importlib.util.find_spec("uvloop") is not None
 
 
+def raise_open_files_limit() -> int:
+    """Lift the soft limit on open files to the hard one; returns the soft limit now in force.
+
+    Each in-flight episode holds several descriptors (shell pipes, a pidfd, model and Docker connections),
+    so hundreds of them pass the usual soft limit of 1024 long before any real limit: "Too many open
+    files" at episode 300 is a setting, not a shortage."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = 1 << 20 if hard == resource.RLIM_INFINITY else hard  # sandboxes set their own (`open_files`)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass  # a container may refuse; then the soft limit stays what it was
+    return soft
+
+
 def run_async(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
     """`anyio.run` on asyncio, with uvloop when available."""
+    raise_open_files_limit()
     return anyio.run(fn, *args, backend="asyncio", backend_options={"use_uvloop": uvloop_available()})

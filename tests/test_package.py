@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 import sys
 import venv
@@ -101,3 +102,15 @@ def test_wheel_installs_and_imports_in_fresh_venv(repo_root: Path, tmp_path: Pat
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith(str(env_dir)), out.stdout
     assert out.stdout.strip().endswith("repozero/datasets/__init__.py")
+
+
+def test_runs_lift_the_soft_open_files_limit_to_the_hard_one() -> None:
+    """Hundreds of episodes hold thousands of descriptors: the usual soft limit of 1024 must not end a run."""
+    script = (
+        "import resource; from repozero.runtime import run_async\n"
+        "async def main(): return resource.getrlimit(resource.RLIMIT_NOFILE)\n"
+        "print(*run_async(main))"
+    )
+    shell = f"ulimit -Sn 256 && ulimit -Hn 4096 && {shlex.quote(sys.executable)} -c {shlex.quote(script)}"
+    done = subprocess.run(["sh", "-c", shell], capture_output=True, text=True, check=True, cwd="/")
+    assert done.stdout.split() == ["4096", "4096"]
