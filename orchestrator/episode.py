@@ -35,6 +35,7 @@ from repozero.oracle.evaluate import GradeJob, grade_one, toolchain_for
 from repozero.oracle.grading import SampleGrade
 from repozero.orchestrator.archive import archive_tree
 from repozero.orchestrator.context import EpisodeInfraError, RunContext
+from repozero.orchestrator.early import open_early
 from repozero.orchestrator.results import CaseRow, EpisodeResult, RoundResult
 from repozero.orchestrator.tracing import EpisodeHooks, grade_summary, hidden_grade_event, visible_grade_event
 from repozero.sandbox import CaseInput, Sandbox, SandboxSpec
@@ -75,7 +76,8 @@ class Episode:
         spec = SandboxSpec(
             toolchain=self._toolchain(), run_id=self.ctx.run_id, sample=self.sample.id, role="coder"
         )
-        async with self.ctx.limiters.sandboxes, self.ctx.backend.open(spec) as box:
+        # the sandbox opens (and its shell starts) while the first model call is in flight
+        async with self.ctx.limiters.sandboxes, open_early(self.ctx.backend, spec, warm_shell=True) as box:
             conv = self._new_conversation(box, 0)
             feedback: str | None = None
             for r in range(self.ctx.ace_rounds + 1):

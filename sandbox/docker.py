@@ -28,6 +28,7 @@ from repozero.sandbox.base import SandboxSpec
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.docker_client import DockerClient, LeakedContainer, docker_errors, open_client
 from repozero.sandbox.docker_container import (
+    WORKDIR,
     ContainerLimits,
     DockerContainer,
     container_name,
@@ -212,6 +213,10 @@ class DockerBackend:
             await container.remove(self.client)
         except SandboxError as exc:
             log.warning("sandbox_remove_failed", container=container.name, error=str(exc))
+
+    async def planned_workdir(self, spec: SandboxSpec) -> str | None:
+        """The work dir a sandbox of `spec` will have, known before it opens: the same in every container."""
+        return WORKDIR
 
     def toolchain_versions(self) -> dict[str, str]:
         """Pinned toolchains, the daemon's version and the exact image of every toolchain (for manifests)."""

@@ -27,7 +27,7 @@ from repozero.sandbox.base import (
 )
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.isolation import Isolation, detect_isolation
-from repozero.sandbox.launch import base_env, launch_argv
+from repozero.sandbox.launch import IN_WORK, base_env, launch_argv
 from repozero.sandbox.process import LocalProcess, collect, deadline_after, kill_namespace_strays
 from repozero.sandbox.shell import ShellSession
 from repozero.sandbox.toolchains import build_toolchain, default_toolchain_root, toolchain_versions
@@ -53,6 +53,11 @@ class LocalBackend:
 
     def toolchain_versions(self) -> dict[str, str]:
         return toolchain_versions()
+
+    async def planned_workdir(self, spec: SandboxSpec) -> str | None:
+        """The work dir a sandbox of `spec` will have, known before it opens (None: only once open — without
+        namespaces it is the sandbox's own host dir)."""
+        return IN_WORK if (await self.isolation()).namespaces else None
 
     async def isolation(self) -> Isolation:
         """What this host allows (probed once per process; a degraded result is logged once)."""
