@@ -195,7 +195,7 @@ class OracleService:
         for j, job in enumerate(jobs):
             request = job.request
             batch = Batch(await env.stage_program(request.program), request.program, request.timeout_s,
-                          request.output_cap, self.config.stderr_cap)  # fmt: skip
+                          request.output_cap, self.config.stderr_cap, self.config.memory_mb)  # fmt: skip
             for c, case in enumerate(request.cases):
                 key = cache_key(
                     fingerprint.hash,
@@ -204,6 +204,7 @@ class OracleService:
                     request.repeats,
                     request.timeout_s,
                     request.output_cap,
+                    self.config.memory_mb,
                 )
                 hit = self.cache.get(fingerprint.hash, key) if job.use_cache and self.config.cache else None
                 if hit is not None:

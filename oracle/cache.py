@@ -39,12 +39,15 @@ def cache_key(
     repeats: int,
     timeout_s: float,
     output_cap: int,
+    memory_mb: int = 0,
 ) -> str:
     """A digest of everything that can change the verdict for this case."""
     parts = [
         CONTRACT_VERSION, _RUNNER_VERSION, fingerprint_hash, program.digest, program.path,
         case.argv, case.stdin, repeats, float(timeout_s), output_cap,
     ]  # fmt: skip
+    if memory_mb:  # keys made without a limit stay what they were
+        parts.append(memory_mb)
     return hashlib.sha256(json_encoder.encode(parts)).hexdigest()
 
 

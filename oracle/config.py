@@ -23,6 +23,10 @@ class OracleConfig(Record, kw_only=True):
     output_cap: int = 1 << 20
     stderr_cap: int = 1 << 16
     """stderr is kept up to this many bytes (feedback only, never compared)."""
+    memory_mb: int = 8192
+    """Address-space limit (RLIMIT_AS) of each run of the source program, which runs on the host: an input
+    the testing agent proposes that allocates without bound fails that run (a MemoryError: the case is not
+    kept) instead of the machine. 0: no limit. Part of the result-cache key."""
     cache_dir: str = ""
     """Empty means `$XDG_CACHE_HOME/repozero` (or `~/.cache/repozero`)."""
     cache: bool = True

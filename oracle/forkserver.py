@@ -8,7 +8,7 @@ stdin/stdout, bytes in base64::
     host -> server  {"op": "probe", "program": {"dir", "path", "digest"}}
     server -> host  {"op": "probed", "clean": [module names]}
     host -> server  {"op": "run", "program": {...}, "preimport": [names] | null, "timeout", "cap",
-                     "stderr_cap", "runs": [{"id", "argv", "stdin"}]}
+                     "stderr_cap", "memory_mb" (0: no limit), "runs": [{"id", "argv", "stdin"}]}
     server -> host  {"op": "ran", "results": [{"id", "stdout", "stderr", "exit", "wall", "timed_out",
                      "truncated"}]}  or  {"op": "error", "message"}
 
@@ -36,6 +36,7 @@ import binascii
 import importlib.util
 import json
 import os
+import resource
 import select
 import signal
 import time
@@ -153,7 +154,9 @@ class Server:
             raise ValueError(f"unknown op {request.get('op')!r}")
         program = self.program(request["program"], request.get("preimport"))
         limits = (float(request["timeout"]), int(request["cap"]), int(request["stderr_cap"]))
-        return {"op": "ran", "results": [self.run_case(program, run, *limits) for run in request["runs"]]}
+        memory = int(request.get("memory_mb") or 0)
+        results = [self.run_case(program, run, *limits, memory) for run in request["runs"]]
+        return {"op": "ran", "results": results}
 
     def program(self, spec: dict[str, Any], preimport: list[str] | None) -> Program:
         program = self.programs.get(spec["digest"])
@@ -168,7 +171,7 @@ class Server:
         return program
 
     def run_case(
-        self, program: Program, run: dict[str, Any], timeout: float, cap: int, stderr_cap: int
+        self, program: Program, run: dict[str, Any], timeout: float, cap: int, stderr_cap: int, memory_mb: int
     ) -> dict:
         _copy_tree(program.dir, self.work)
         os.mkdir(self.home)
@@ -180,6 +183,9 @@ class Server:
         pid = os.fork()
         if pid == 0:
             try:
+                if memory_mb:  # the run's own limit: the server (and its next children) keep theirs
+                    resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
+                resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
                 close = [out_r, err_r, self.proto_in, self.proto_out]
                 child.become(program, run["argv"], stdin, out_w, err_w, close, record)
             finally:

@@ -51,6 +51,8 @@ class Batch:
     timeout_s: float
     output_cap: int
     stderr_cap: int
+    memory_mb: int = 0
+    """Address-space limit of each run (0: none)."""
 
 
 class _Program(msgspec.Struct):
@@ -66,6 +68,7 @@ class _RunMessage(msgspec.Struct):
     cap: int
     stderr_cap: int
     runs: list[CaseInput]
+    memory_mb: int = 0
     op: str = "run"
 
 
@@ -161,7 +164,13 @@ class ForkServer:
         `preimport` is what to import before the first run of a new program (None: the server probes).
         """
         message = _RunMessage(
-            _program(batch), preimport, batch.timeout_s, batch.output_cap, batch.stderr_cap, runs
+            _program(batch),
+            preimport,
+            batch.timeout_s,
+            batch.output_cap,
+            batch.stderr_cap,
+            runs,
+            batch.memory_mb,
         )
         reply = await self._ask(message, len(runs) * (batch.timeout_s + 2.0) + _PROBE_TIMEOUT_S)
         if not isinstance(reply, _Ran) or len(reply.results) != len(runs):

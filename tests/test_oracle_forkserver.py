@@ -49,9 +49,9 @@ async def server(env: LocalVenvEnvironment) -> AsyncIterator[ForkServer]:
 
 
 async def _run(server: ForkServer, env: LocalVenvEnvironment, script: str, *cases: CaseInput, limit_s: float = 5.0,
-               cap: int = 1 << 20, folder: Path = PLANTED) -> list:  # fmt: skip
+               cap: int = 1 << 20, folder: Path = PLANTED, memory_mb: int = 0) -> list:  # fmt: skip
     ref = program_ref(folder, script)
-    batch = Batch(await env.stage_program(ref), ref, limit_s, cap, 4096)
+    batch = Batch(await env.stage_program(ref), ref, limit_s, cap, 4096, memory_mb)
     with anyio.fail_after(60):
         return await server.run(batch, list(cases))
 
@@ -154,6 +154,17 @@ def _processes_with(token: str) -> list[str]:
         if token.encode() in cmdline:
             found.append(pid)
     return found
+
+
+async def test_memory_limit_fails_the_run_not_the_host(server: ForkServer, env: LocalVenvEnvironment) -> None:
+    """A proposed input that allocates without bound ends in a MemoryError of its own run; the limit is per
+    run, so the server and a modest run after it are unaffected."""
+    big, small = CaseInput(id="big", argv=["2048"]), CaseInput(id="small", argv=["64"])
+    limited = await _run(server, env, "hog.py", big, small, memory_mb=1024)
+    assert limited[0].exit_code == 1 and b"MemoryError" in limited[0].stderr
+    assert (limited[1].exit_code, limited[1].stdout) == (0, b"allocated 64 MiB\n")
+    unlimited = await _run(server, env, "hog.py", big)
+    assert (unlimited[0].exit_code, unlimited[0].stdout) == (0, b"allocated 2048 MiB\n")
 
 
 async def test_output_cap_truncates_and_stops_the_program(
