@@ -24,8 +24,11 @@ from repozero.oracle.config import OracleConfig, cache_root
 from repozero.oracle.filter import FilterItem, run_filter
 from repozero.oracle.groups import plain_errors
 from repozero.oracle.records import EnvSpec, Fingerprint, GroundTruthRequest, Verdict
+from repozero.oracle.sandboxed_env import SandboxedVenvProvider
 from repozero.oracle.server import Batch, ServerPool
 from repozero.oracle.source_env import EnvironmentProvider, LocalVenvProvider, SourceEnvironment
+from repozero.sandbox.config import SandboxConfig
+from repozero.sandbox.local import LocalBackend
 
 __all__ = ["Oracle", "OracleService", "OracleStats", "open_oracle"]
 
@@ -75,6 +78,7 @@ class OracleService:
         self._pools: dict[str, ServerPool] = {}
         self._starting = anyio.Lock()
         self._tg: TaskGroup | None = None
+        self._owned: SandboxedVenvProvider | None = None
 
     async def __aenter__(self) -> OracleService:
         self._tg = anyio.create_task_group()
@@ -94,6 +98,10 @@ class OracleService:
             if exc is not None and list(group.exceptions) == [exc]:
                 raise exc from None  # only the body failed: let its own exception through
             raise
+        finally:
+            if self._owned is not None:  # the sandboxes the servers ran in, once every server is closed
+                with anyio.CancelScope(shield=True):
+                    await self._owned.__aexit__(None, None, None)
 
     async def ground_truth(self, request: GroundTruthRequest, *, use_cache: bool = True) -> list[Verdict]:
         """Verdicts for `request.cases`, in order. Raises OracleError only for broken infrastructure."""
@@ -237,8 +245,20 @@ def _drain(inbox: MemoryObjectReceiveStream[_Job], limit: int) -> list[_Job]:
     return jobs
 
 
-def open_oracle(config: OracleConfig, provider: EnvironmentProvider | None = None) -> OracleService:
-    """The Oracle with its cache; the local venv provider unless the composition root passes another."""
+def open_oracle(
+    config: OracleConfig, provider: EnvironmentProvider | None = None, *, sandbox: SandboxConfig | None = None
+) -> OracleService:
+    """The Oracle with its cache. Unless the composition root passes a provider: host venvs whose fork
+    servers run in a local sandbox per environment (`oracle.isolation = "sandbox"`, configured by
+    `sandbox`), or directly on the host (`"host"`)."""
     root = cache_root(config)
-    chosen = provider or LocalVenvProvider(root, config.faketime_lib)
-    return OracleService(chosen, config, ResultCache(root / "oracle" / "results" if config.cache else None))
+    cache = ResultCache(root / "oracle" / "results" if config.cache else None)
+    if provider is not None:
+        return OracleService(provider, config, cache)
+    if config.isolation == "host":
+        return OracleService(LocalVenvProvider(root, config.faketime_lib), config, cache)
+    backend = LocalBackend(sandbox or SandboxConfig())
+    sandboxed = SandboxedVenvProvider(backend, root, config.faketime_lib, memory_mb=config.memory_mb)
+    service = OracleService(sandboxed, config, cache)
+    service._owned = sandboxed
+    return service

@@ -38,7 +38,7 @@ async def open_parts(
     """The sandbox backend, the Oracle and the model provider, each observed (every call an action)."""
     effective = effective_config(config)
     backend = await stack.enter_async_context(open_backend(effective, spec.sandbox, run_id=manifest.run_id))
-    oracle = await stack.enter_async_context(open_oracle(config.oracle))
+    oracle = await stack.enter_async_context(open_oracle(config.oracle, sandbox=config.sandbox))
     fake = {"latency_ms": config.run.fake_latency_ms} if config.run.fake_latency_ms else {}
     provider = await stack.enter_async_context(open_model(effective, spec.model, dataset, **fake))
     return (

@@ -38,6 +38,9 @@ class Layout(Record, kw_only=True):
     home: str
     etc: str
     """Host dir with the sandbox's passwd and group files."""
+    shm: str = ""
+    """Host dir (on the sandbox's tmpfs) seen as /dev/shm: POSIX semaphores and shared memory —
+    Python's multiprocessing locks, libfaketime — need it writable, as in a container."""
     uid: int | None = None
     gid: int | None = None
     cgroup_procs: list[str] = []
@@ -145,7 +148,10 @@ def _bwrap(iso: Isolation, layout: Layout, spec: SandboxSpec, cwd: str) -> list[
         made = {p for p in made if not (p == dest or p.startswith(dest + "/"))}  # now hidden by the bind
     for link, target in (("/bin", "usr/bin"), ("/lib", "usr/lib"), ("/lib64", "usr/lib64")):
         argv += ["--symlink", target, link]
-    argv += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/", "--chdir", cwd]
+    argv += ["--proc", "/proc", "--dev", "/dev"]
+    if layout.shm:
+        argv += ["--bind", layout.shm, "/dev/shm"]  # after --dev, which makes a fresh /dev
+    argv += ["--remount-ro", "/", "--chdir", cwd]
     if iso.privileged:
         argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     return [*argv, "--"]

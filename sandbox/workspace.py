@@ -250,6 +250,10 @@ def _prepare(
         (root / name).mkdir(mode=0o700)
         if iso.privileged:
             os.chown(root / name, uid, gid)
+    (root / "shm").mkdir()
+    os.chmod(
+        root / "shm", 0o1777
+    )  # as /dev/shm is: the launcher chain (root, no DAC override) writes there too
     (root / "etc").mkdir(mode=0o755)
     (root / "logs").mkdir(mode=0o700)
     (root / "etc" / "passwd").write_text(
@@ -261,7 +265,7 @@ def _prepare(
             raise SandboxError(f"sandbox spec: {path!r} must be an existing absolute host path")
     return Layout(
         toolchain=str(toolchain), work=str(root / "work"), tmp=str(root / "tmp"), home=str(root / "home"),
-        etc=str(root / "etc"), uid=uid if iso.privileged else None, gid=gid if iso.privileged else None,
+        etc=str(root / "etc"), shm=str(root / "shm"), uid=uid if iso.privileged else None, gid=gid if iso.privileged else None,
         cgroup_procs=cgroups.procs_files if cgroups else [], path_dirs=list(spec.path_dirs),
         ro_paths=list(spec.ro_paths),
     )  # fmt: skip

@@ -49,7 +49,7 @@ def _build(args: argparse.Namespace) -> int:
     config = _oracle_config(args, timeout_s=args.timeout)
 
     async def main() -> BuildReport:
-        async with open_oracle(config) as oracle:
+        async with open_oracle(config, sandbox=config_from_args(args).sandbox) as oracle:
             return await build_dataset(
                 args.dataset,
                 oracle,
@@ -78,7 +78,7 @@ def _validate(args: argparse.Namespace) -> int:
     config = _oracle_config(args, validate_cases=args.cases)
 
     async def main() -> ValidationReport:
-        async with open_oracle(config) as oracle:
+        async with open_oracle(config, sandbox=config_from_args(args).sandbox) as oracle:
             return await validate_dataset(args.dataset, oracle, config, seed=args.seed)
 
     report = run_async(main)

@@ -1,0 +1,70 @@
+"""The source runs in its own sandbox (DESIGN §4): the same program, on the host and sandboxed."""
+
+from __future__ import annotations
+
+import socket
+import uuid
+from pathlib import Path
+
+import anyio
+import msgspec
+import pytest
+
+from repozero.oracle import EnvSpec, GroundTruthRequest, OracleConfig, open_oracle, program_ref
+from repozero.sandbox import CaseInput
+from repozero.sandbox.config import SandboxConfig
+
+pytestmark = pytest.mark.anyio
+
+PROBE = """\
+import os, socket, sys
+port, secret = int(sys.argv[1]), sys.argv[2]
+try:
+    socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    print("network: reached the host")
+except OSError:
+    print("network: none")
+print("host file:", "seen" if os.path.exists(secret) else "hidden")
+print("root:", os.getuid() == 0)
+"""
+
+
+async def _probe(config: OracleConfig, folder: Path, port: int, secret: Path, sandbox: SandboxConfig) -> str:
+    request = GroundTruthRequest(
+        env=EnvSpec(), program=program_ref(folder, "main.py"),
+        cases=[CaseInput(id="probe", argv=[str(port), str(secret)])], repeats=2, timeout_s=10.0,
+        output_cap=1 << 16,
+    )  # fmt: skip
+    async with open_oracle(config, sandbox=sandbox) as oracle:
+        with anyio.fail_after(120):
+            (verdict,) = await oracle.ground_truth(request)
+    assert verdict.kept, verdict
+    return (verdict.stdout or b"").decode()
+
+
+async def test_a_sandboxed_source_has_no_network_no_host_files_and_no_root(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    cache = tmp_path_factory.getbasetemp() / "oracle-cache"
+    config = OracleConfig(cache_dir=str(cache), cache=False, servers=2, clock_shifts=[])
+    folder = tmp_path / "program"
+    folder.mkdir()
+    (folder / "main.py").write_text(f"# {uuid.uuid4()}\n{PROBE}")
+    secret = Path("/tmp") / f"repozero-secret-{uuid.uuid4().hex}"
+    secret.write_text("x")
+    secret.chmod(0o644)
+    sandbox = SandboxConfig(local_root=str(tmp_path / "sbx"))
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        port = listener.getsockname()[1]
+        try:
+            on_host = await _probe(
+                msgspec.structs.replace(config, isolation="host"), folder, port, secret, sandbox
+            )
+            sandboxed = await _probe(config, folder, port, secret, sandbox)
+        finally:
+            secret.unlink()
+    assert on_host == "network: reached the host\nhost file: seen\nroot: True\n"
+    assert sandboxed == "network: none\nhost file: hidden\nroot: False\n"
+    assert list((tmp_path / "sbx").glob("sbx-*")) == []  # the Oracle's sandbox is gone with the Oracle
