@@ -114,6 +114,12 @@ class Process(anyio.abc.Process):
                 self._pidfd = None
         return self._popen.returncode
 
+    def __del__(self) -> None:
+        pidfd = getattr(self, "_pidfd", None)
+        if pidfd is not None:  # never waited for: the descriptor must not outlive the object
+            os.close(pidfd)
+            self._pidfd = None
+
     async def aclose(self) -> None:
         """Close the pipes and wait for the exit; cancelled meanwhile, the child is killed first."""
         with anyio.CancelScope(shield=True) as scope:
