@@ -8,9 +8,11 @@ determinism filter in one batch (so the fork servers stay busy), and replies to 
 from __future__ import annotations
 
 import os
+import secrets
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Protocol
+from typing import Any, Protocol
 
 import anyio
 import msgspec
@@ -21,6 +23,7 @@ from repozero.errors import OracleError
 from repozero.log import get_logger
 from repozero.oracle.cache import ResultCache, cache_key
 from repozero.oracle.config import OracleConfig, cache_root
+from repozero.oracle.docker_env import DockerVenvProvider
 from repozero.oracle.filter import FilterItem, run_filter
 from repozero.oracle.groups import plain_errors
 from repozero.oracle.records import EnvSpec, Fingerprint, GroundTruthRequest, Verdict
@@ -78,7 +81,8 @@ class OracleService:
         self._pools: dict[str, ServerPool] = {}
         self._starting = anyio.Lock()
         self._tg: TaskGroup | None = None
-        self._owned: SandboxedVenvProvider | None = None
+        self._owned: AbstractAsyncContextManager[Any] | None = None
+        """A provider this service made, closed after its servers (its sandboxes go with it)."""
 
     async def __aenter__(self) -> OracleService:
         self._tg = anyio.create_task_group()
@@ -248,17 +252,24 @@ def _drain(inbox: MemoryObjectReceiveStream[_Job], limit: int) -> list[_Job]:
 def open_oracle(
     config: OracleConfig, provider: EnvironmentProvider | None = None, *, sandbox: SandboxConfig | None = None
 ) -> OracleService:
-    """The Oracle with its cache. Unless the composition root passes a provider: host venvs whose fork
-    servers run in a local sandbox per environment (`oracle.isolation = "sandbox"`, configured by
-    `sandbox`), or directly on the host (`"host"`)."""
+    """The Oracle with its cache. Unless the composition root passes a provider, `oracle.isolation` picks:
+    "sandbox" — host venvs whose fork servers run in a local sandbox per environment; "docker" — a venv
+    and its servers in a container per environment; "host" — on the host. `sandbox` configures either."""
     root = cache_root(config)
     cache = ResultCache(root / "oracle" / "results" if config.cache else None)
     if provider is not None:
         return OracleService(provider, config, cache)
     if config.isolation == "host":
         return OracleService(LocalVenvProvider(root, config.faketime_lib), config, cache)
-    backend = LocalBackend(sandbox or SandboxConfig())
-    sandboxed = SandboxedVenvProvider(backend, root, config.faketime_lib, memory_mb=config.memory_mb)
-    service = OracleService(sandboxed, config, cache)
-    service._owned = sandboxed
+    owned: SandboxedVenvProvider | DockerVenvProvider
+    if config.isolation == "docker":
+        from repozero.sandbox.docker import DockerBackend  # aiodocker only when asked for
+
+        docker = DockerBackend(sandbox or SandboxConfig(), run_id=f"oracle-{secrets.token_hex(4)}")
+        owned = DockerVenvProvider(docker, root, memory_mb=config.memory_mb or 4096)
+    else:
+        local = LocalBackend(sandbox or SandboxConfig())
+        owned = SandboxedVenvProvider(local, root, config.faketime_lib, memory_mb=config.memory_mb)
+    service = OracleService(owned, config, cache)
+    service._owned = owned
     return service

@@ -24,9 +24,10 @@ class OracleConfig(Record, kw_only=True):
     output_cap: int = 1 << 20
     stderr_cap: int = 1 << 16
     """stderr is kept up to this many bytes (feedback only, never compared)."""
-    isolation: Literal["sandbox", "host"] = "sandbox"
+    isolation: Literal["sandbox", "docker", "host"] = "sandbox"
     """Where the source runs: "sandbox" — each environment's fork servers in a local sandbox (no network,
-    own namespaces and uid, cgroup limits; `[sandbox]` settings), "host" — as this process's user."""
+    own namespaces and uid, cgroup limits; `[sandbox]` settings), "docker" — a container per environment
+    (the venv built inside from a host-side wheelhouse), "host" — as this process's user."""
     memory_mb: int = 8192
     """Address-space limit (RLIMIT_AS) of each run of the source program, which runs on the host: an input
     the testing agent proposes that allocates without bound fails that run (a MemoryError: the case is not

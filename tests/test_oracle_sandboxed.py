@@ -13,6 +13,7 @@ import pytest
 from repozero.oracle import EnvSpec, GroundTruthRequest, OracleConfig, open_oracle, program_ref
 from repozero.sandbox import CaseInput
 from repozero.sandbox.config import SandboxConfig
+from repozero.sandbox.docker_client import docker_unavailable, open_client
 
 pytestmark = pytest.mark.anyio
 
@@ -42,21 +43,31 @@ async def _probe(config: OracleConfig, folder: Path, port: int, secret: Path, sa
     return (verdict.stdout or b"").decode()
 
 
-async def test_a_sandboxed_source_has_no_network_no_host_files_and_no_root(
-    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
-) -> None:
-    cache = tmp_path_factory.getbasetemp() / "oracle-cache"
-    config = OracleConfig(cache_dir=str(cache), cache=False, servers=2, clock_shifts=[])
+def _setup(tmp_path: Path) -> tuple[Path, Path]:
     folder = tmp_path / "program"
     folder.mkdir()
     (folder / "main.py").write_text(f"# {uuid.uuid4()}\n{PROBE}")
     secret = Path("/tmp") / f"repozero-secret-{uuid.uuid4().hex}"
     secret.write_text("x")
     secret.chmod(0o644)
+    return folder, secret
+
+
+def _listener() -> socket.socket:
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    return listener
+
+
+async def test_a_sandboxed_source_has_no_network_no_host_files_and_no_root(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    cache = tmp_path_factory.getbasetemp() / "oracle-cache"
+    config = OracleConfig(cache_dir=str(cache), cache=False, servers=2, clock_shifts=[])
+    folder, secret = _setup(tmp_path)
     sandbox = SandboxConfig(local_root=str(tmp_path / "sbx"))
-    with socket.socket() as listener:
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(8)
+    with _listener() as listener:
         port = listener.getsockname()[1]
         try:
             on_host = await _probe(
@@ -68,3 +79,26 @@ async def test_a_sandboxed_source_has_no_network_no_host_files_and_no_root(
     assert on_host == "network: reached the host\nhost file: seen\nroot: True\n"
     assert sandboxed == "network: none\nhost file: hidden\nroot: False\n"
     assert list((tmp_path / "sbx").glob("sbx-*")) == []  # the Oracle's sandbox is gone with the Oracle
+
+
+@pytest.mark.docker
+@pytest.mark.skipif(docker_unavailable() is not None, reason=str(docker_unavailable()))
+async def test_in_docker_too_and_its_container_goes_with_the_oracle(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    cache = tmp_path_factory.getbasetemp() / "oracle-cache"
+    config = OracleConfig(cache_dir=str(cache), cache=False, servers=2, isolation="docker")
+    folder, secret = _setup(tmp_path)
+    before = {c["Id"] for c in await _our_containers()}
+    with _listener() as listener:
+        try:
+            inside = await _probe(config, folder, listener.getsockname()[1], secret, SandboxConfig())
+        finally:
+            secret.unlink()
+    assert inside == "network: none\nhost file: hidden\nroot: False\n"
+    assert {c["Id"] for c in await _our_containers()} <= before
+
+
+async def _our_containers() -> list[dict[str, object]]:
+    async with open_client() as client:
+        return await client.list_containers()
