@@ -13,6 +13,7 @@ from pathlib import Path
 
 import msgspec
 
+from repozero.oracle.caches import touch_used
 from repozero.oracle.contract import CONTRACT_VERSION
 from repozero.oracle.records import ProgramRef, Verdict
 from repozero.oracle.source_env import FORKSERVER
@@ -74,6 +75,7 @@ class ResultCache:
         table: dict[str, Verdict] = {}
         if path is None or not path.is_file():
             return table
+        touch_used(path)  # for `repozero cache prune`
         for line in path.read_bytes().splitlines():
             try:
                 entry = _entry_decoder.decode(line)

@@ -22,6 +22,7 @@ import anyio
 
 from repozero.errors import OracleError, SandboxError
 from repozero.log import get_logger
+from repozero.oracle.caches import touch_used
 from repozero.oracle.contract import case_env
 from repozero.oracle.records import EnvSpec, Fingerprint, ProgramRef
 from repozero.oracle.source_env import ENVPROBE, FORKSERVER
@@ -144,6 +145,7 @@ class DockerVenvEnvironment:
                 tail = result.stderr.decode(errors="replace").strip()[-2000:]
                 raise OracleError(f"pip download {' '.join(self.spec.requirements)} failed: {tail}")
             marker.write_text("ok\n")
+        touch_used(folder)  # for `repozero cache prune`
         return folder
 
     async def stage_program(self, program: ProgramRef) -> str:

@@ -23,6 +23,7 @@ import anyio
 
 from repozero.errors import OracleError
 from repozero.log import get_logger
+from repozero.oracle.caches import touch_used
 from repozero.oracle.contract import case_env
 from repozero.oracle.process import LocalProcess
 from repozero.oracle.records import EnvSpec, Fingerprint, ProgramRef
@@ -114,6 +115,7 @@ class LocalVenvEnvironment:
             async with _file_lock(self.root.with_name(self.root.name + ".lock")):
                 if not self._is_ready():
                     await self._create()
+                touch_used(self.root)  # for `repozero cache prune`
             self._fingerprint = await self._probe()
             log.info("oracle_env_ready", env=self.spec.key, requirements=list(self.spec.requirements))
         return self._fingerprint
@@ -151,7 +153,9 @@ class LocalVenvEnvironment:
 
     async def stage_program(self, program: ProgramRef) -> str:
         target = self.programs / program.digest
-        if not target.is_dir():
+        if target.is_dir():
+            touch_used(target)
+        else:
             self.programs.mkdir(parents=True, exist_ok=True)
             stage = Path(tempfile.mkdtemp(dir=self.programs, prefix=".stage-"))
             shutil.copytree(
