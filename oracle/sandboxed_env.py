@@ -20,12 +20,15 @@ from types import TracebackType
 import anyio
 
 from repozero.errors import OracleError, SandboxError
+from repozero.log import get_logger
 from repozero.oracle.contract import case_env
 from repozero.oracle.records import EnvSpec
 from repozero.oracle.source_env import FORKSERVER, LocalVenvEnvironment
 from repozero.sandbox import Sandbox, SandboxBackend, SandboxProcess, SandboxSpec
 
 __all__ = ["SandboxedVenvEnvironment", "SandboxedVenvProvider"]
+
+log = get_logger(__name__)
 
 _SCRATCH = "/tmp"
 """Where servers keep their scratch inside the sandbox (its own tmpfs)."""
@@ -48,6 +51,20 @@ class SandboxedVenvProvider:
         self.memory_mb = memory_mb
         self._envs: dict[str, SandboxedVenvEnvironment] = {}
         self._stack = AsyncExitStack()
+        self._namespaces: bool | None = None
+        self._probing = anyio.Lock()
+
+    async def sandboxed(self) -> bool:
+        """Whether servers can run in a sandbox with a filesystem of its own. Without namespaces
+        (`sandbox.local_isolation = "plain"`, or a host that forbids them) the venv under the caller's home
+        is not even readable by a sandbox's uid, so the source runs on the host (said once, as a warning)."""
+        async with self._probing:
+            if self._namespaces is None:
+                probe = getattr(self.backend, "isolation", None)
+                self._namespaces = bool((await probe()).namespaces) if probe is not None else True
+                if not self._namespaces:
+                    log.warning("oracle_unsandboxed", reason="no namespaces for local sandboxes")
+        return self._namespaces
 
     def environment(self, spec: EnvSpec) -> SandboxedVenvEnvironment:
         if spec.key not in self._envs:
@@ -97,6 +114,8 @@ class SandboxedVenvEnvironment(LocalVenvEnvironment):
         return self._box
 
     async def open_server(self, seed: int, clock_shift: str) -> SandboxProcess:
+        if not await self._provider.sandboxed():
+            return await super().open_server(seed, clock_shift)
         await self.prepare()  # the venv must exist before the sandbox binds it
         scratch = f"{_SCRATCH}/repozero-fs-{seed}-{secrets.token_hex(4)}"
         child_env = case_env([str(self.python.parent)], scratch)

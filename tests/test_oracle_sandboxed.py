@@ -81,6 +81,23 @@ async def test_a_sandboxed_source_has_no_network_no_host_files_and_no_root(
     assert list((tmp_path / "sbx").glob("sbx-*")) == []  # the Oracle's sandbox is gone with the Oracle
 
 
+async def test_without_namespaces_the_source_runs_on_the_host_rather_than_fail(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    """A plain local sandbox has no filesystem of its own, and its uid cannot read a venv under /root:
+    the Oracle then runs the source on the host (with a warning) instead of every server failing."""
+    cache = tmp_path_factory.getbasetemp() / "oracle-cache"
+    config = OracleConfig(cache_dir=str(cache), cache=False, servers=2)
+    folder, secret = _setup(tmp_path)
+    plain = SandboxConfig(local_root=str(tmp_path / "sbx"), local_isolation="plain")
+    with _listener() as listener:
+        try:
+            out = await _probe(config, folder, listener.getsockname()[1], secret, plain)
+        finally:
+            secret.unlink()
+    assert out == "network: reached the host\nhost file: seen\nroot: True\n"
+
+
 @pytest.mark.docker
 @pytest.mark.skipif(docker_unavailable() is not None, reason=str(docker_unavailable()))
 async def test_in_docker_too_and_its_container_goes_with_the_oracle(
