@@ -10,6 +10,10 @@ stdout bytes. Servers start inside the timed window; creating the venvs does not
 Also measured: why repeats must not share a server — 20 forks of one server against 20 fresh servers,
 counting distinct outputs of a set-order program and an id() program.
 
+The fork path runs as the Oracle runs by default — its servers in a local sandbox per environment; the
+same fork servers on the host are run too (`sandbox_cost_ratio`: sandboxed over host time per run), and
+all three paths must agree.
+
 Prints `<metric>: <number>` lines; the last is `oracle_speedup` (wall time per run, exec over fork).
 """
 
@@ -24,6 +28,7 @@ import time
 from pathlib import Path
 
 import anyio
+from msgspec.structs import replace
 
 from repozero.datasets import Dataset, Sample, load_dataset
 from repozero.oracle import (
@@ -176,7 +181,9 @@ async def main(args: argparse.Namespace) -> int:
     fork_cpu, cpu = _cpu_s() - cpu, _cpu_s()
     fresh, exec_runs, exec_s = await via_exec(dataset, config, args.repeats)
     exec_cpu = _cpu_s() - cpu
+    on_host, host_runs, host_s = await via_oracle(dataset, replace(config, isolation="host"), args.repeats)
     identical = fork.keys() == fresh.keys() and all(_same(fork[k], fresh[k]) for k in fork)
+    identical = identical and all(_same(fork[k], on_host[k]) for k in fork)
     kept = sum(v.kept for v in fork.values())
     print(f"workload_samples: {len(dataset.samples)}")
     print(f"workload_cases: {len(fork)}")
@@ -196,6 +203,8 @@ async def main(args: argparse.Namespace) -> int:
     print(f"seconds_exec: {exec_s:.2f}")
     print(f"ms_per_run_fork: {fork_s / fork_runs * 1000:.2f}")
     print(f"ms_per_run_exec: {exec_s / exec_runs * 1000:.2f}")
+    print(f"ms_per_run_fork_on_host: {host_s / host_runs * 1000:.2f}")
+    print(f"sandbox_cost_ratio: {(fork_s / fork_runs) / (host_s / host_runs):.2f}")
     print(f"oracle_speedup: {(exec_s / exec_runs) / (fork_s / fork_runs):.1f}")
     return 0 if identical else 1
 
