@@ -14,9 +14,7 @@ from __future__ import annotations
 import json
 import secrets
 import sys
-from contextlib import AsyncExitStack
 from pathlib import Path
-from types import TracebackType
 
 import anyio
 
@@ -25,6 +23,7 @@ from repozero.log import get_logger
 from repozero.oracle.caches import touch_used
 from repozero.oracle.contract import case_env
 from repozero.oracle.records import EnvSpec, Fingerprint, ProgramRef
+from repozero.oracle.sandboxed_env import SandboxHolder
 from repozero.oracle.source_env import ENVPROBE, FORKSERVER
 from repozero.sandbox import Sandbox, SandboxBackend, SandboxProcess, SandboxSpec
 
@@ -40,17 +39,17 @@ _PIP = "/usr/share/python-wheels/pip-*-py3-none-any.whl"
 """Debian's bundled pip wheel (python3-venv): run from the wheel to install into a venv that has no pip."""
 
 
-class DockerVenvProvider:
+class DockerVenvProvider(SandboxHolder):
     """One `python-source` sandbox (and venv) per package set; enter it to close them all at the end."""
 
     name = "docker"
 
     def __init__(self, backend: SandboxBackend, cache_dir: Path, *, memory_mb: int = 4096) -> None:
+        super().__init__()
         self.backend = backend
         self.cache_dir = cache_dir
         self.memory_mb = memory_mb
         self._envs: dict[str, DockerVenvEnvironment] = {}
-        self._stack = AsyncExitStack()
 
     def environment(self, spec: EnvSpec) -> DockerVenvEnvironment:
         if spec.key not in self._envs:
@@ -62,15 +61,7 @@ class DockerVenvProvider:
             toolchain="python-source", sample=f"oracle-{spec.key}", role="oracle", memory_mb=self.memory_mb,
             pids=1024, tmpfs_mb=2048,
         )  # fmt: skip
-        return await self._stack.enter_async_context(self.backend.open(sandbox_spec))
-
-    async def __aenter__(self) -> DockerVenvProvider:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self._stack.__aexit__(exc_type, exc, tb)
+        return await self._hold(sandbox_spec)
 
 
 class DockerVenvEnvironment:

@@ -16,6 +16,7 @@ import secrets
 from contextlib import AsyncExitStack
 from pathlib import Path
 from types import TracebackType
+from typing import Self
 
 import anyio
 
@@ -26,7 +27,7 @@ from repozero.oracle.records import EnvSpec
 from repozero.oracle.source_env import FORKSERVER, LocalVenvEnvironment
 from repozero.sandbox import Sandbox, SandboxBackend, SandboxProcess, SandboxSpec
 
-__all__ = ["SandboxedVenvEnvironment", "SandboxedVenvProvider"]
+__all__ = ["SandboxHolder", "SandboxedVenvEnvironment", "SandboxedVenvProvider"]
 
 log = get_logger(__name__)
 
@@ -36,7 +37,28 @@ _DAY_S = 86_400
 """CPU-time limit of a server process: it lives for the whole run (each case's child starts from zero)."""
 
 
-class SandboxedVenvProvider:
+class SandboxHolder:
+    """A provider that keeps one sandbox per environment open until it is closed itself (`async with`)."""
+
+    backend: SandboxBackend
+
+    def __init__(self) -> None:
+        self._stack = AsyncExitStack()
+
+    async def _hold(self, spec: SandboxSpec) -> Sandbox:
+        """Open a sandbox that stays open until this provider closes."""
+        return await self._stack.enter_async_context(self.backend.open(spec))
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self._stack.__aexit__(exc_type, exc, tb)
+
+
+class SandboxedVenvProvider(SandboxHolder):
     """A cached host venv per package set, run in one local sandbox each; enter it to close them all."""
 
     name = "local-sandboxed"
@@ -45,12 +67,12 @@ class SandboxedVenvProvider:
         self, backend: SandboxBackend, cache_dir: Path, faketime_lib: str = "", *, memory_mb: int = 8192
     ) -> None:
         """`memory_mb`: the environment's sandbox as a whole (every server and run) may use this much."""
+        super().__init__()
         self.backend = backend
         self.cache_dir = cache_dir
         self.faketime_lib = faketime_lib
         self.memory_mb = memory_mb
         self._envs: dict[str, SandboxedVenvEnvironment] = {}
-        self._stack = AsyncExitStack()
         self._namespaces: bool | None = None
         self._probing = anyio.Lock()
 
@@ -79,15 +101,7 @@ class SandboxedVenvProvider:
             memory_mb=self.memory_mb or _machine_mib(), pids=1024, tmpfs_mb=2048, cpu_time_s=_DAY_S,
             open_files=4096, ro_paths=[str(p) for p in dict.fromkeys(visible)],
         )  # fmt: skip
-        return await self._stack.enter_async_context(self.backend.open(spec))
-
-    async def __aenter__(self) -> SandboxedVenvProvider:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self._stack.__aexit__(exc_type, exc, tb)
+        return await self._hold(spec)
 
 
 class SandboxedVenvEnvironment(LocalVenvEnvironment):
