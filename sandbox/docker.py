@@ -92,6 +92,7 @@ class DockerBackend:
             with docker_errors("version"):
                 self.server_version = str((await client.docker.version()).get("Version", ""))
             await client.reap(self.run_id)
+            await client.reap_orphans()  # a SIGKILLed run's containers, whatever its run id
             stack.push_async_callback(self._report_and_reap)  # runs after the task group below has finished
             self._tg = await stack.enter_async_context(anyio.create_task_group())
         except BaseException:

@@ -21,8 +21,10 @@ from repozero.errors import SandboxError
 from repozero.log import get_logger
 from repozero.records import Record
 from repozero.sandbox.images import RECIPES, image_ref
+from repozero.sandbox.owner import token_alive
 
 __all__ = [
+    "LABEL_OWNER",
     "LABEL_POOL",
     "LABEL_ROLE",
     "LABEL_RUN",
@@ -41,6 +43,8 @@ LABEL_SAMPLE = "repozero.sample"
 LABEL_ROLE = "repozero.role"
 LABEL_TOOLCHAIN = "repozero.toolchain"
 LABEL_POOL = "repozero.pool"
+LABEL_OWNER = "repozero.owner"
+"""The process that made the container (`sandbox/owner.py` token): a dead owner's containers are reaped."""
 
 log = get_logger(__name__)
 
@@ -117,6 +121,28 @@ class DockerClient:
                 tg.start_soon(one)
         if removed:
             log.info("sandbox_containers_reaped", run_id=run_id or "*", count=removed)
+        return removed
+
+    async def reap_orphans(self) -> int:
+        """Remove every container whose owner process on this host is gone (a SIGKILLed run's, of any run
+        id); containers of live processes, of other hosts and without an owner label are left alone."""
+        orphans = [
+            info["Id"]
+            for info in await self.list_containers()
+            if token_alive((info.get("Labels") or {}).get(LABEL_OWNER, "")) is False
+        ]
+        removed = 0
+        async with anyio.create_task_group() as tg:
+            for cid in orphans:
+
+                async def one(cid: str = cid) -> None:
+                    nonlocal removed
+                    gone = await self.delete(cid)
+                    removed += int(gone)
+
+                tg.start_soon(one)
+        if removed:
+            log.info("sandbox_orphans_reaped", count=removed)
         return removed
 
     async def leaked(self, run_id: str) -> list[LeakedContainer]:

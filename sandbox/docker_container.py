@@ -18,6 +18,7 @@ from repozero.errors import SandboxError
 from repozero.log import get_logger
 from repozero.sandbox.base import SandboxSpec
 from repozero.sandbox.docker_client import (
+    LABEL_OWNER,
     LABEL_POOL,
     LABEL_ROLE,
     LABEL_RUN,
@@ -28,6 +29,7 @@ from repozero.sandbox.docker_client import (
 )
 from repozero.sandbox.docker_supervisor import Supervisor
 from repozero.sandbox.images import BASE_ENV, SANDBOX_GID, SANDBOX_UID
+from repozero.sandbox.owner import owner_token
 
 __all__ = [
     "SANDBOX_USER",
@@ -88,6 +90,7 @@ def container_config(
             LABEL_ROLE: "" if pooled else spec.role,
             LABEL_TOOLCHAIN: spec.toolchain,
             LABEL_POOL: "1" if pooled else "0",
+            LABEL_OWNER: owner_token(),
         },
         "StopTimeout": 1,
         "HostConfig": {

@@ -23,6 +23,7 @@ from repozero.sandbox.hostfs import HostView
 from repozero.sandbox.isolation import Isolation
 from repozero.sandbox.launch import Layout, sandbox_dirs
 from repozero.sandbox.mounts import mount_tmpfs, unmount
+from repozero.sandbox.owner import owner_alive, start_time
 
 __all__ = ["Workspace", "default_root", "reap_stale"]
 
@@ -36,15 +37,6 @@ UID_CLAIMS = Path("/run/repozero-sbx-uids")
 
 def default_root() -> Path:
     return Path(os.environ.get("TMPDIR", "/tmp")) / "repozero-sbx"
-
-
-def _start_time(pid: int) -> str:
-    """A process's start time (field 22 of /proc/PID/stat): tells a live owner from a reused pid."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return ""
-    return stat.rsplit(")", 1)[1].split()[19]
 
 
 def _status_files() -> list[Path]:
@@ -94,7 +86,7 @@ def _claim_uid(uid: int) -> bool:
     link fails if the claim exists): False if another sandbox, live or crashed, holds it."""
     UID_CLAIMS.mkdir(mode=0o700, parents=True, exist_ok=True)
     staging = UID_CLAIMS / f".{uid}.{os.getpid()}.{secrets.token_hex(4)}"
-    staging.write_text(json.dumps({"pid": os.getpid(), "start": _start_time(os.getpid())}))
+    staging.write_text(json.dumps({"pid": os.getpid(), "start": start_time(os.getpid())}))
     try:
         os.link(staging, UID_CLAIMS / str(uid))
         return True
@@ -151,7 +143,7 @@ def _dead_claim(path: Path) -> bool:
     except (OSError, ValueError):
         return False
     pid = owner.get("pid")
-    return not _owner_alive(pid if isinstance(pid, int) else 0, owner.get("start"))
+    return not owner_alive(pid if isinstance(pid, int) else 0, owner.get("start"))
 
 
 class Workspace:
@@ -294,7 +286,7 @@ def _owner_file(root: Path) -> Path:
 
 
 def _write_owner(root: Path, uid: int | None) -> None:
-    record = {"pid": os.getpid(), "start": _start_time(os.getpid()), "uid": uid}
+    record = {"pid": os.getpid(), "start": start_time(os.getpid()), "uid": uid}
     staging = root.with_name(f".{root.name}.json")
     staging.write_text(json.dumps(record))
     staging.rename(_owner_file(root))
@@ -316,11 +308,7 @@ def _owners(base: Path) -> dict[Path, dict[str, object]]:
 
 def _cgroup_name(sid: str) -> str:
     """`<sandbox id>.<owner pid>.<owner start time>`: a crashed run's groups are found even without its dirs."""
-    return f"{sid}.{os.getpid()}.{_start_time(os.getpid())}"
-
-
-def _owner_alive(pid: int, start: object) -> bool:
-    return bool(pid) and _start_time(pid) == start
+    return f"{sid}.{os.getpid()}.{start_time(os.getpid())}"
 
 
 def _stale_cgroups(iso: Isolation) -> list[Path]:
@@ -329,7 +317,7 @@ def _stale_cgroups(iso: Isolation) -> list[Path]:
     for parent in (iso.cgroup_pids, iso.cgroup_memory):
         for group in Path(parent).glob("sbx-*.*.*") if parent else []:
             _, pid, start = group.name.split(".", 2)
-            if pid.isdigit() and not _owner_alive(int(pid), start):
+            if pid.isdigit() and not owner_alive(int(pid), start):
                 found.append(group)
     return found
 
@@ -341,7 +329,7 @@ def _stale(base: Path) -> list[tuple[Path, dict[str, object], bool]]:
         if not owner and root.exists() and time.time() - root.stat().st_mtime < 60:
             continue  # a dir without a record: left by an older version, or mid-removal; give it time
         pid = owner.get("pid")
-        if not _owner_alive(pid if isinstance(pid, int) else 0, owner.get("start")):
+        if not owner_alive(pid if isinstance(pid, int) else 0, owner.get("start")):
             found.append((root, owner, os.path.ismount(root)))
     return found
 
@@ -369,7 +357,7 @@ def _stale_elsewhere(base: Path) -> list[tuple[Path, dict[str, object], bool]]:
         except (OSError, ValueError):
             continue  # not ours to judge without a record
         pid = owner.get("pid")
-        if not _owner_alive(pid if isinstance(pid, int) else 0, owner.get("start")):
+        if not owner_alive(pid if isinstance(pid, int) else 0, owner.get("start")):
             found.append((root, owner, True))
     return found
 

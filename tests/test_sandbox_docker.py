@@ -179,6 +179,42 @@ async def test_leaks_are_reported_then_reaped_and_a_restart_reaps_its_run() -> N
                 assert await leaked_containers(run_id) == []
 
 
+CRASHING_RUN = """
+import sys, anyio
+from repozero.sandbox import SandboxSpec
+from repozero.sandbox.config import SandboxConfig
+from repozero.sandbox.docker import DockerBackend
+
+async def main():
+    async with DockerBackend(SandboxConfig(docker_pool_size=0), run_id=sys.argv[1]) as backend:
+        await backend.acquire(SandboxSpec(sample="docker-tests", memory_mb=256, pids=64, tmpfs_mb=32))
+        print("ready", flush=True)
+        await anyio.sleep(600)
+
+anyio.run(main)
+"""
+
+
+async def test_a_killed_runs_containers_are_reaped_by_the_next_backend_whatever_its_run() -> None:
+    """SIGKILL leaves a run's containers; any later backend on this host removes those of dead owners."""
+    crashed_run = f"pytest-crash-{os.getpid()}"
+    with anyio.fail_after(90):
+        async with await anyio.open_process([sys.executable, "-c", CRASHING_RUN, crashed_run]) as proc:
+            assert proc.stdout is not None
+            said = b""
+            try:
+                while b"ready\n" not in said:  # log lines may come first
+                    said += await proc.stdout.receive()
+            finally:
+                proc.kill()  # the crash (and, if the test failed, no 600 s wait on exit)
+        assert len(await leaked_containers(crashed_run)) == 1
+        async with DockerBackend(CFG, run_id=f"pytest-after-{os.getpid()}") as backend:
+            assert await leaked_containers(crashed_run) == []
+            live = await backend.acquire(SPEC)  # ours: a live owner's container is left alone
+            async with DockerBackend(CFG):
+                assert [c.name for c in await leaked_containers(backend.run_id)] == [live.name]
+
+
 async def test_cleanup_command_removes_containers_by_label() -> None:
     run_id = f"pytest-cli-{os.getpid()}"
     with anyio.fail_after(60):
