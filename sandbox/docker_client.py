@@ -108,17 +108,7 @@ class DockerClient:
 
     async def reap(self, run_id: str | None = None) -> int:
         """Remove every container of `run_id` (of every run when None); returns how many went."""
-        containers = await self.list_containers(run_id)
-        removed = 0
-        async with anyio.create_task_group() as tg:
-            for info in containers:
-
-                async def one(cid: str = info["Id"]) -> None:
-                    nonlocal removed
-                    gone = await self.delete(cid)  # not `removed += await ...`: that reads before awaiting
-                    removed += int(gone)
-
-                tg.start_soon(one)
+        removed = await self._delete_all([info["Id"] for info in await self.list_containers(run_id)])
         if removed:
             log.info("sandbox_containers_reaped", run_id=run_id or "*", count=removed)
         return removed
@@ -131,18 +121,23 @@ class DockerClient:
             for info in await self.list_containers()
             if token_alive((info.get("Labels") or {}).get(LABEL_OWNER, "")) is False
         ]
-        removed = 0
-        async with anyio.create_task_group() as tg:
-            for cid in orphans:
-
-                async def one(cid: str = cid) -> None:
-                    nonlocal removed
-                    gone = await self.delete(cid)
-                    removed += int(gone)
-
-                tg.start_soon(one)
+        removed = await self._delete_all(orphans)
         if removed:
             log.info("sandbox_orphans_reaped", count=removed)
+        return removed
+
+    async def _delete_all(self, container_ids: list[str]) -> int:
+        """Force-remove these containers at once; how many were still there to remove."""
+        removed = 0
+
+        async def one(cid: str) -> None:
+            nonlocal removed
+            gone = await self.delete(cid)  # not `removed += await ...`: that reads before awaiting
+            removed += int(gone)
+
+        async with anyio.create_task_group() as tg:
+            for cid in container_ids:
+                tg.start_soon(one, cid)
         return removed
 
     async def leaked(self, run_id: str) -> list[LeakedContainer]:
