@@ -71,7 +71,15 @@ class _Job:
 class OracleService:
     """The Oracle: enter with `async with`; `ground_truth` may be called from many tasks at once."""
 
-    def __init__(self, provider: EnvironmentProvider, config: OracleConfig, cache: ResultCache) -> None:
+    def __init__(
+        self,
+        provider: EnvironmentProvider,
+        config: OracleConfig,
+        cache: ResultCache,
+        *,
+        owned: AbstractAsyncContextManager[Any] | None = None,
+    ) -> None:
+        """`owned`: a provider this service made itself, closed after its servers (with its sandboxes)."""
         self.provider = provider
         self.config = config
         self.cache = cache
@@ -81,8 +89,7 @@ class OracleService:
         self._pools: dict[str, ServerPool] = {}
         self._starting = anyio.Lock()
         self._tg: TaskGroup | None = None
-        self._owned: AbstractAsyncContextManager[Any] | None = None
-        """A provider this service made, closed after its servers (its sandboxes go with it)."""
+        self._owned = owned
 
     async def __aenter__(self) -> OracleService:
         self._tg = anyio.create_task_group()
@@ -270,6 +277,4 @@ def open_oracle(
     else:
         local = LocalBackend(sandbox or SandboxConfig())
         owned = SandboxedVenvProvider(local, root, config.faketime_lib, memory_mb=config.memory_mb)
-    service = OracleService(owned, config, cache)
-    service._owned = owned
-    return service
+    return OracleService(owned, config, cache, owned=owned)

@@ -29,9 +29,10 @@ class OracleConfig(Record, kw_only=True):
     own namespaces and uid, cgroup limits; `[sandbox]` settings), "docker" — a container per environment
     (the venv built inside from a host-side wheelhouse), "host" — as this process's user."""
     memory_mb: int = 8192
-    """Address-space limit (RLIMIT_AS) of each run of the source program, which runs on the host: an input
-    the testing agent proposes that allocates without bound fails that run (a MemoryError: the case is not
-    kept) instead of the machine. 0: no limit. Part of the result-cache key."""
+    """Address-space limit (RLIMIT_AS) of each run of the source program: an input the testing agent
+    proposes that allocates without bound fails that run (a MemoryError: the case is not kept) instead of
+    the environment's other runs, or the host with `isolation = "host"`. Also the memory limit of the
+    environment's sandbox as a whole. 0: no limit. Part of the result-cache key."""
     cache_dir: str = ""
     """Empty means `$XDG_CACHE_HOME/repozero` (or `~/.cache/repozero`)."""
     cache: bool = True

@@ -18,6 +18,9 @@ def uvloop_available() -> bool:
     return importlib.util.find_spec("uvloop") is not None
 
 
+_OPEN_FILES_CAP = 1 << 20
+
+
 def raise_open_files_limit() -> int:
     """Lift the soft limit on open files to the hard one; returns the soft limit now in force.
 
@@ -25,7 +28,8 @@ def raise_open_files_limit() -> int:
     so hundreds of them pass the usual soft limit of 1024 long before any real limit: "Too many open
     files" at episode 300 is a setting, not a shortage."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = 1 << 20 if hard == resource.RLIM_INFINITY else hard  # sandboxes set their own (`open_files`)
+    # capped: some programs close every descriptor up to the limit; sandboxes set their own (`open_files`)
+    target = _OPEN_FILES_CAP if hard == resource.RLIM_INFINITY else min(hard, _OPEN_FILES_CAP)
     if soft != resource.RLIM_INFINITY and soft < target:
         try:
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
