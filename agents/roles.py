@@ -81,7 +81,7 @@ def task_view(
         for c in sample.whitebox[:whitebox]
         if c.expected_stdout is not None
     ]
-    program = dataset.program_path(sample_id).read_text(encoding="utf-8") if show_test_program else None
+    program = dataset.test_program(sample_id) if show_test_program else None
     return TaskView(
         sample=sample.id,
         package=sample.source.package,

@@ -26,6 +26,7 @@ from repozero.datasets.models import (
 )
 from repozero.datasets.store import staged_folder, write_atomic, write_dataset_info, write_sample
 from repozero.errors import DatasetError
+from repozero.textio import read_source, read_text
 
 __all__ = ["DIFFICULTY_RULE", "difficulty_for_index", "import_repozero", "value_to_arg"]
 
@@ -59,7 +60,8 @@ def _arg_format(values: list[Any]) -> str:
 
 def _read_lines(cases_file: Path) -> list[tuple[int, dict[str, Any]]]:
     rows = []
-    for number, line in enumerate(cases_file.read_text(encoding="utf-8").splitlines(), start=1):
+    text = read_text(cases_file, error=DatasetError)  # split on \n only: a JSON string may hold U+2028
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
@@ -82,6 +84,7 @@ def _sample_for(
     script = tests_dir / filename
     if not script.is_file():
         raise DatasetError(f"{where}: $.filename {filename!r}: no such file under {tests_dir}")
+    read_source(script, "python", error=DatasetError)  # unreadable to python: fail now, not in the Oracle
     lib, index = parts[0], int(match.group(1))
     keys: dict[str, list[Any]] = defaultdict(list)
     cases = []

@@ -10,7 +10,8 @@ Layout of a dataset folder::
     samples/<id>/buggy.patch          optional planted bug (for scripted policies)
     samples/<id>/tester_inputs.json   optional inputs that reveal the planted bug
 
-A malformed file fails the whole load with the file, the JSON path and what was expected.
+A malformed file fails the whole load with the file, the JSON path and what was expected; a file in the
+wrong encoding with the byte offset (`repozero.textio`: UTF-8, or UTF-16 with a BOM for the text files).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import msgspec
 from repozero.datasets.models import DatasetInfo, Sample
 from repozero.errors import DatasetError
 from repozero.records import explain, json_encoder
+from repozero.textio import read_source, read_text
 
 __all__ = [
     "Dataset",
@@ -94,7 +96,12 @@ class Dataset:
         return self.program_dir(sample_id) / self.sample(sample_id).test_program.path
 
     def api_spec(self, sample_id: str) -> str:
-        return (self.sample_dir(sample_id) / self.sample(sample_id).api_spec).read_text(encoding="utf-8")
+        return read_text(self.sample_dir(sample_id) / self.sample(sample_id).api_spec, error=DatasetError)
+
+    def test_program(self, sample_id: str) -> str:
+        """The test program's text, decoded as its language reads it (a PEP 263 coding line, for Python)."""
+        language = self.sample(sample_id).test_program.language
+        return read_source(self.program_path(sample_id), language, error=DatasetError)
 
     def gold_dir(self, sample_id: str) -> Path:
         return self.sample_dir(sample_id) / "gold"
@@ -120,7 +127,7 @@ def load_dataset(name: str | os.PathLike[str]) -> Dataset:
 
 def _load_info(path: Path) -> DatasetInfo:
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(read_text(path, error=DatasetError))
         return msgspec.convert(raw, DatasetInfo)
     except tomllib.TOMLDecodeError as exc:
         raise DatasetError(f"{path}: invalid TOML: {exc}") from None
@@ -133,7 +140,7 @@ def _load_sample(folder: Path) -> Sample:
     if not path.is_file():
         raise DatasetError(f"{path}: missing (every folder under samples/ is a sample)")
     try:
-        sample = _sample_decoder.decode(path.read_bytes())
+        sample = _sample_decoder.decode(read_text(path, error=DatasetError))
     except msgspec.ValidationError as exc:
         raise DatasetError(f"{path}: {explain(exc, Sample)}") from None
     except msgspec.DecodeError as exc:
@@ -150,6 +157,8 @@ def _check_sample(path: Path, folder: Path, sample: Sample) -> None:
         raise DatasetError(f"{path}: $.test_program.path names {program}, which does not exist")
     if not (folder / sample.api_spec).is_file():
         raise DatasetError(f"{path}: $.api_spec names {folder / sample.api_spec}, which does not exist")
+    read_text(folder / sample.api_spec, error=DatasetError)  # a bad encoding fails the load, not an episode
+    read_source(program, sample.test_program.language, error=DatasetError)
     if not sample.target.entry:
         raise DatasetError(f"{path}: $.target.entry must name a command, got an empty list")
     seen: set[str] = set()

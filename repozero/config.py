@@ -18,6 +18,7 @@ from repozero.oracle.config import OracleConfig
 from repozero.orchestrator.config import LimitsConfig, RunConfig
 from repozero.records import Record, explain
 from repozero.sandbox.config import SandboxConfig
+from repozero.textio import decode_text
 from repozero.traces.config import TraceConfig
 
 __all__ = ["Config", "apply_override", "config_to_toml", "load_config"]
@@ -87,7 +88,7 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
     if path is not None:
         where = str(path)
         try:
-            raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+            raw = tomllib.loads(decode_text(Path(path).read_bytes(), path, error=ConfigError))
         except FileNotFoundError:
             raise ConfigError(f"--config {path}: no such file") from None
         except tomllib.TOMLDecodeError as exc:

@@ -13,6 +13,8 @@ from pathlib import Path
 import msgspec
 import zstandard
 
+from repozero.textio import utf8_problem
+
 from .frames import TraceFormatError, compressor
 from .grades import OracleAnswerRecord, OracleVerdict, VisibleCaseResult, VisibleGradeRecord
 from .messages import BlobRef, Data, Text, TraceMessage, TraceToolCall
@@ -71,7 +73,13 @@ class BlobStore:
         return data
 
     def text(self, value: Text) -> str:
-        return value if isinstance(value, str) else self.get(value).decode("utf-8")
+        if isinstance(value, str):
+            return value
+        data = self.get(value)
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise TraceFormatError(f"{self.path(value.sha256)}, decompressed {utf8_problem(data)}") from None
 
     def data(self, value: Data) -> bytes:
         return value if isinstance(value, bytes) else self.get(value)

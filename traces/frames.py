@@ -12,17 +12,36 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+import msgspec
 import zstandard
 
 from repozero.errors import RepoZeroError
+from repozero.textio import utf8_problem
 
-__all__ = ["FrameReader", "TraceFormatError", "compressor", "write_all"]
+__all__ = ["FrameReader", "TraceFormatError", "compressor", "frame_error", "write_all"]
 
 _CHUNK = 1 << 20
 
 
 class TraceFormatError(RepoZeroError):
-    """A trace file is not what its writer would have written (not a torn tail: that is expected)."""
+    """A trace file is not what its writer would have written (not a torn tail: that is expected).
+
+    The CLI exits 2 for it, as for any bad file a person hands us; it stays outside `UsageError` so the
+    viewer still answers a broken file with a 500, not a 400 about the request.
+    """
+
+    exit_code = 2
+
+
+def frame_error(path: Path, offset: int, payload: bytes, exc: msgspec.DecodeError) -> TraceFormatError:
+    """Why a frame's lines did not decode, with the byte offset inside the frame when they are not UTF-8."""
+    where = f"{path} (frame at byte {offset})"
+    if isinstance(exc, msgspec.ValidationError):
+        return TraceFormatError(f"{where}: {exc}")
+    problem = utf8_problem(payload)  # msgspec names no offset for bad UTF-8; only looked for on failure
+    if problem is not None:
+        return TraceFormatError(f"{where}, decompressed {problem}; expected UTF-8 JSON lines")
+    return TraceFormatError(f"{where}: {exc}")
 
 
 def compressor(level: int) -> zstandard.ZstdCompressor:

@@ -15,7 +15,7 @@ import msgspec
 from repozero.log import get_logger
 
 from .blobs import BlobStore
-from .frames import FrameReader, TraceFormatError
+from .frames import FrameReader, frame_error
 from .messages import ModelCall, TraceMessage, TraceToolCall
 from .prefix import PrefixDecoder
 from .records import (
@@ -78,8 +78,8 @@ class TraceReader:
             for offset, payload in frames:
                 try:
                     yield from self._decoder.decode_lines(payload)
-                except msgspec.ValidationError as exc:
-                    raise TraceFormatError(f"{path} (frame at byte {offset}): {exc}") from None
+                except msgspec.DecodeError as exc:
+                    raise frame_error(path, offset, payload, exc) from None
             if frames.torn_at is not None:
                 self.torn[path.name] = f"{frames.reason} at byte {frames.torn_at}"
                 log.warning("trace_torn_tail", shard=str(path), at=frames.torn_at, reason=frames.reason)

@@ -12,6 +12,7 @@ from repozero.agents.fakellm.patch import PatchError, apply_patch
 from repozero.datasets import Case, Dataset
 from repozero.errors import DatasetError
 from repozero.records import Record
+from repozero.textio import read_text
 
 __all__ = ["SampleMaterial", "SampleShelf"]
 
@@ -38,8 +39,8 @@ def _tester_inputs(path: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
+        raw = json.loads(read_text(path, error=DatasetError))
+    except ValueError as exc:
         raise DatasetError(f"{path}: invalid JSON: {exc}") from None
     inputs = raw.get("inputs") if isinstance(raw, dict) else None
     if not isinstance(inputs, list) or not all(isinstance(i, dict) and "argv" in i for i in inputs):

@@ -20,6 +20,7 @@ from repozero.agents.fakellm.actions import dump_args
 from repozero.agents.fakellm.chat import Header, Reply, ToolCall
 from repozero.errors import UsageError
 from repozero.records import Record, explain
+from repozero.textio import decode_text
 
 __all__ = ["RecordedCall", "RecordedResponse", "ReplayBook"]
 
@@ -73,12 +74,12 @@ class ReplayBook:
     def load(cls, path: Path) -> ReplayBook:
         """Read and validate a recording; UsageError naming the file and line when it is wrong."""
         try:
-            lines = path.read_bytes().splitlines()
+            data = path.read_bytes()
         except OSError as exc:
             raise UsageError(f"{path}: cannot read the replay file: {exc.strerror}") from None
         responses = []
-        for number, line in enumerate(lines, start=1):
-            if not line.strip() or line.lstrip().startswith(b"#"):
+        for number, line in enumerate(decode_text(data, path).split("\n"), start=1):
+            if not line.strip() or line.lstrip().startswith("#"):
                 continue
             try:
                 responses.append(_decoder.decode(line))

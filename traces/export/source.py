@@ -19,7 +19,7 @@ import msgspec
 
 from repozero.errors import UsageError
 
-from ..frames import FrameReader, TraceFormatError
+from ..frames import FrameReader, TraceFormatError, frame_error
 from ..grades import HiddenGradeRecord, OracleAnswerRecord, VisibleGradeRecord
 from ..messages import ModelCall
 from ..prefix import PrefixDecoder
@@ -190,8 +190,8 @@ def _records(path: Path, kinds: frozenset[str], start: int, end: int) -> Iterato
     for offset, payload in frames:
         try:
             records = decoder.decode_lines(payload)
-        except msgspec.ValidationError as exc:
-            raise TraceFormatError(f"{path} (frame at byte {offset}): {exc}") from None
+        except msgspec.DecodeError as exc:
+            raise frame_error(path, offset, payload, exc) from None
         yield from (r for r in records if not isinstance(r, _Skipped))
     if frames.torn_at is not None and frames.torn_at < end:
         raise TraceFormatError(f"{path}: {frames.reason} at byte {frames.torn_at}, before the manifest's end {end}")  # fmt: skip
