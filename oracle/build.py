@@ -68,10 +68,10 @@ def select_samples(dataset: Dataset, pattern: str) -> list[Sample]:
         known = ", ".join(s.id for s in dataset.samples) or "none"
         raise UsageError(f"--samples {pattern!r} matches no sample of {dataset.root} (samples: {known})")
     for sample in chosen:
-        if sample.source.language != "python" or sample.test_program.language != "python":
+        if (sample.source.language == "python") != (sample.test_program.language == "python"):
             raise DatasetError(
-                f"{dataset.sample_dir(sample.id) / 'sample.json'}: $.source.language "
-                f"{sample.source.language!r}: the Oracle runs Python sources only"
+                f"{dataset.sample_dir(sample.id) / 'sample.json'}: $.test_program.language "
+                f"{sample.test_program.language!r} cannot run on a {sample.source.language!r} source"
             )
     return chosen
 

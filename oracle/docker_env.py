@@ -52,6 +52,10 @@ class DockerVenvProvider(SandboxHolder):
         self._envs: dict[str, DockerVenvEnvironment] = {}
 
     def environment(self, spec: EnvSpec) -> DockerVenvEnvironment:
+        if spec.native:
+            raise OracleError(
+                f"oracle.isolation = docker does not run {spec.language} sources yet; use 'sandbox' or 'host'"
+            )
         if spec.key not in self._envs:
             self._envs[spec.key] = DockerVenvEnvironment(spec, self)
         return self._envs[spec.key]

@@ -27,21 +27,38 @@ DropReason = Literal["nondeterministic", "oracle_error", "oracle_timeout"]
 
 
 class EnvSpec(Record, kw_only=True):
-    """A source environment to run in: a pinned package set and an interpreter version."""
+    """A source environment to run in: a pinned package set and what runs the program.
+
+    For Python sources `requirements` are pip requirements and `python` the interpreter version; for C/C++
+    sources (`language` "c" or "cpp") they are Debian packages (`NAME` or `NAME=VERSION`) whose headers and
+    shared libraries a compiled test program uses.
+    """
 
     requirements: tuple[str, ...] = ()
     python: str = "3.11"
+    language: Literal["python", "c", "cpp"] = "python"
+
+    @property
+    def native(self) -> bool:
+        """Whether the test program is compiled (and run as a binary) rather than interpreted."""
+        return self.language != "python"
 
     @property
     def key(self) -> str:
         """Stable identity of the requested set (not of what got installed: that is the fingerprint)."""
-        text = "\n".join([f"python {self.python}", *sorted(self.requirements)])
+        head = f"python {self.python}" if not self.native else f"native {self.language}"
+        text = "\n".join([head, *sorted(self.requirements)])
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def env_spec(source: Source) -> EnvSpec:
-    """The environment a sample's source needs: its requirements, or its pinned package if none are listed."""
+    """The environment a sample's source needs: its requirements, or its pinned package if none are listed.
+
+    A C/C++ source's package is a Debian package (`NAME` or `NAME=VERSION`), always part of the set.
+    """
     reqs = list(source.requirements)
+    if source.language != "python":
+        return EnvSpec(requirements=tuple(sorted({source.package, *reqs})), language=source.language)
     if not reqs and "==" in source.package:
         reqs = [source.package]
     return EnvSpec(requirements=tuple(sorted(set(reqs))), python=source.python)

@@ -23,8 +23,9 @@ import anyio
 from repozero.errors import OracleError, SandboxError
 from repozero.log import get_logger
 from repozero.oracle.contract import case_env
+from repozero.oracle.native_env import SandboxedNativeEnvironment
 from repozero.oracle.records import EnvSpec
-from repozero.oracle.source_env import FORKSERVER, LocalVenvEnvironment
+from repozero.oracle.source_env import FORKSERVER, LocalVenvEnvironment, SourceEnvironment
 from repozero.sandbox import Sandbox, SandboxBackend, SandboxProcess, SandboxSpec
 
 __all__ = ["SandboxHolder", "SandboxedVenvEnvironment", "SandboxedVenvProvider"]
@@ -72,7 +73,7 @@ class SandboxedVenvProvider(SandboxHolder):
         self.cache_dir = cache_dir
         self.faketime_lib = faketime_lib
         self.memory_mb = memory_mb
-        self._envs: dict[str, SandboxedVenvEnvironment] = {}
+        self._envs: dict[str, SourceEnvironment] = {}
         self._namespaces: bool | None = None
         self._probing = anyio.Lock()
 
@@ -88,9 +89,15 @@ class SandboxedVenvProvider(SandboxHolder):
                     log.warning("oracle_unsandboxed", reason="no namespaces for local sandboxes")
         return self._namespaces
 
-    def environment(self, spec: EnvSpec) -> SandboxedVenvEnvironment:
+    def environment(self, spec: EnvSpec) -> SourceEnvironment:
+        """A sandboxed venv for Python sources; host-compiled programs run in a sandbox for C/C++ ones."""
         if spec.key not in self._envs:
-            self._envs[spec.key] = SandboxedVenvEnvironment(spec, self)
+            if spec.native:
+                self._envs[spec.key] = SandboxedNativeEnvironment(
+                    spec, self.cache_dir, self.faketime_lib, self
+                )
+            else:
+                self._envs[spec.key] = SandboxedVenvEnvironment(spec, self)
         return self._envs[spec.key]
 
     async def _open(self, env: SandboxedVenvEnvironment) -> Sandbox:

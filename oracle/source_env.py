@@ -88,11 +88,17 @@ class LocalVenvProvider:
     def __init__(self, cache_dir: Path, faketime_lib: str = "") -> None:
         self.cache_dir = cache_dir
         self.faketime_lib = faketime_lib
-        self._envs: dict[str, LocalVenvEnvironment] = {}
+        self._envs: dict[str, SourceEnvironment] = {}
 
-    def environment(self, spec: EnvSpec) -> LocalVenvEnvironment:
+    def environment(self, spec: EnvSpec) -> SourceEnvironment:
+        """A venv for Python sources; a compiler and Debian packages on the host for C/C++ ones."""
         if spec.key not in self._envs:
-            self._envs[spec.key] = LocalVenvEnvironment(spec, self.cache_dir, self.faketime_lib)
+            if spec.native:
+                from repozero.oracle.native_env import LocalNativeEnvironment  # it builds on this module
+
+                self._envs[spec.key] = LocalNativeEnvironment(spec, self.cache_dir, self.faketime_lib)
+            else:
+                self._envs[spec.key] = LocalVenvEnvironment(spec, self.cache_dir, self.faketime_lib)
         return self._envs[spec.key]
 
 

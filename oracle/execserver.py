@@ -1,0 +1,159 @@
+"""The fork server's native counterpart: runs a compiled test program once per case (stdlib only).
+
+Speaks `forkserver.py`'s protocol (hello / probe / run, one JSON line each way) so the Oracle's pool,
+filter and cache treat C/C++ sources exactly as Python ones. A program's `dir` here is a staged build:
+`dir/src/` (the program folder, copied to a scratch `work/` as each run's cwd) and `dir/exe` (the binary).
+Each run is a fresh `execve` of the binary — a new address space, so ASLR differs between runs — with
+argv `[NAME, *case argv]` (NAME the program file's stem), the case's stdin (or /dev/null), the contract's
+environment plus what this server adds to every run: `MALLOC_PERTURB_` when the host gave one (glibc then
+fills fresh and freed heap with that byte, so a read of uninitialised memory shows) and libfaketime's
+variables when the server runs under a shifted clock. Limits, the stdout cap, the timeout, killing the
+process group and 128+N for death by signal N are `forkserver.py`'s own code, loaded from beside this file.
+"""
+
+from __future__ import annotations
+
+import binascii
+import importlib.util
+import json
+import os
+import resource
+import sys
+import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["ExecServer", "main"]
+
+_SETUP_FAILED = 125
+
+
+def _load(name: str) -> Any:
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"_repozero_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+fs = _load("forkserver")
+
+
+class ExecServer:
+    """Reads run requests and execs the program's binary once per case."""
+
+    def __init__(self, opts: dict[str, Any]) -> None:
+        self.scratch = opts["scratch"]
+        self.seed = str(opts["seed"])
+        self.work = os.path.join(self.scratch, "work")
+        self.home = os.path.join(self.scratch, "home")
+        os.makedirs(self.scratch, exist_ok=True)
+        self.env = {**opts["child_env"], "HOME": self.home}
+        self.proto_in = os.dup(0)
+        self.proto_out = os.dup(1)
+        null = os.open(os.devnull, os.O_RDWR)
+        os.dup2(null, 0)
+        os.dup2(null, 1)
+        os.close(null)
+        self.pending = b""
+
+    def serve(self) -> None:
+        hello = {"op": "hello", "pid": os.getpid(), "python": "native", "now": time.time()}
+        self.send({**hello, "hash_seed": self.seed})
+        while True:
+            line = self.read_line()
+            if line is None:
+                return
+            try:
+                reply = self.handle(json.loads(line))
+            except Exception as exc:
+                reply = {"op": "error", "message": f"{type(exc).__name__}: {exc}"}
+            self.send(reply)
+
+    def read_line(self) -> bytes | None:
+        while b"\n" not in self.pending:
+            chunk = os.read(self.proto_in, 1 << 16)
+            if not chunk:
+                return None
+            self.pending += chunk
+        line, _, self.pending = self.pending.partition(b"\n")
+        return line
+
+    def send(self, message: dict[str, Any]) -> None:
+        data = memoryview(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+        while data:
+            data = data[os.write(self.proto_out, data) :]
+
+    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        if request.get("op") == "probe":
+            return {"op": "probed", "clean": []}  # nothing to warm up: every run is a fresh exec
+        if request.get("op") != "run":
+            raise ValueError(f"unknown op {request.get('op')!r}")
+        program = request["program"]
+        if not os.path.isfile(os.path.join(program["dir"], "exe")):
+            raise FileNotFoundError(f"no compiled program in {program['dir']}")
+        limits = (float(request["timeout"]), int(request["cap"]), int(request["stderr_cap"]))
+        memory = int(request.get("memory_mb") or 0)
+        return {"op": "ran", "results": [self.run_case(program, r, *limits, memory) for r in request["runs"]]}
+
+    def run_case(
+        self, program: dict[str, Any], run: dict[str, Any], timeout: float, cap: int, stderr_cap: int,
+        memory_mb: int,
+    ) -> dict:  # fmt: skip
+        fs._copy_tree(os.path.join(program["dir"], "src"), self.work)
+        os.mkdir(self.home)
+        stdin = None if run.get("stdin") is None else binascii.a2b_base64(run["stdin"])
+        name = os.path.splitext(os.path.basename(program["path"]))[0]
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        started = time.monotonic()
+        pid = os.fork()
+        if pid == 0:
+            self._become(os.path.join(program["dir"], "exe"), [name, *run["argv"]], stdin, out_w, err_w,
+                         [out_r, err_r], memory_mb)  # fmt: skip
+        os.close(out_w)
+        os.close(err_w)
+        try:
+            result = fs._collect(pid, out_r, err_r, started + timeout, cap, stderr_cap)
+        finally:
+            fs._remove_tree(self.work)
+            fs._remove_tree(self.home)
+        return {**result, "id": run["id"], "wall": time.monotonic() - started}
+
+    def _become(
+        self, exe: str, argv: list[str], stdin: bytes | None, out_w: int, err_w: int, close: list[int],
+        memory_mb: int,
+    ) -> None:  # fmt: skip
+        """(In the forked child.) New session, limits, fds 0-2, then exec; never returns."""
+        try:
+            os.setsid()
+            if memory_mb:
+                resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            for fd in [*close, self.proto_in, self.proto_out]:
+                os.close(fd)
+            fs.child._wire_fds(stdin, out_w, err_w)
+            os.chdir(self.work)
+            os.execve(exe, argv, self.env)
+        except BaseException as exc:
+            os.write(2, f"execserver: could not start the program: {exc!r}\n".encode())
+        finally:
+            os._exit(_SETUP_FAILED)
+
+
+def main() -> None:
+    del sys.path[0]
+    server = ExecServer(json.loads(sys.argv[1]))
+    try:
+        server.serve()
+    except BrokenPipeError:
+        pass
+    finally:
+        fs._remove_tree(server.scratch)
+
+
+if __name__ == "__main__":
+    main()

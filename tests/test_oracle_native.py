@@ -1,0 +1,152 @@
+"""C/C++ sources in the Oracle: real gcc/g++, a real Debian library, the determinism filter on native code.
+
+Needs `libcjson-dev` and `libhowardhinnant-date-dev` (scripts/setup.d/15-c2rust.sh installs them).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import anyio
+import msgspec
+import pytest
+
+from repozero.errors import OracleError
+from repozero.oracle import EnvSpec, GroundTruthRequest, OracleConfig, Verdict, open_oracle, program_ref
+from repozero.sandbox import CaseInput
+from repozero.sandbox.config import SandboxConfig
+
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
+
+CJSON = ("libcjson-dev",)
+DETERMINISTIC = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+int main(int argc, char **argv) {
+    const char *text = argc > 2 && strcmp(argv[1], "--json") == 0 ? argv[2] : "null";
+    cJSON *doc = cJSON_Parse(text);
+    if (!doc) { printf("invalid\n"); return 0; }
+    char *out = cJSON_PrintUnformatted(doc);
+    printf("%s %d\n", out, cJSON_GetArraySize(doc));
+    free(out);
+    cJSON_Delete(doc);
+    char line[256];
+    while (fgets(line, sizeof line, stdin)) printf("stdin: %s", line);
+    return 0;
+}
+"""
+POINTER = r"""
+#include <stdio.h>
+#include <cjson/cJSON.h>
+int main(void) { cJSON *item = cJSON_CreateTrue(); printf("%p\n", (void *)item); return 0; }
+"""
+UNINITIALISED = r"""
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+    unsigned char *p = malloc(64);
+    unsigned sum = 0;
+    for (int i = 0; i < 64; i++) sum += p[i];
+    printf("%u\n", sum);
+    return 0;
+}
+"""
+CLOCK = r"""
+#include <chrono>
+#include <iostream>
+#include <date/date.h>
+int main() {
+    auto today = date::floor<date::days>(std::chrono::system_clock::now());
+    std::cout << date::year_month_day{today} << "\n";
+}
+"""
+CRASH = r"""
+#include <stdio.h>
+int main(void) { volatile int *p = 0; printf("before\n"); fflush(stdout); return *p; }
+"""
+CASES = [
+    CaseInput(id="a", argv=["--json", "[1,2,3]"]),
+    CaseInput(id="b", argv=["--json", '{"k": "v"}'], stdin=b"one\ntwo\n"),
+    CaseInput(id="c", argv=["--json", "[1,"]),
+    CaseInput(id="d", argv=[]),
+]
+
+
+def _program(root: Path, name: str, text: str) -> Path:
+    folder = root / name
+    folder.mkdir()
+    (folder / name).write_text(text)
+    return folder
+
+
+async def _ground(
+    config: OracleConfig, sandbox: SandboxConfig, folder: Path, language: str, packages: tuple[str, ...]
+) -> list[Verdict]:
+    request = GroundTruthRequest(
+        env=EnvSpec(language=language, requirements=packages),  # type: ignore[arg-type]
+        program=program_ref(folder, folder.name), cases=CASES, repeats=6, timeout_s=10.0, output_cap=1 << 16,
+    )  # fmt: skip
+    async with open_oracle(config, sandbox=sandbox) as oracle:
+        with anyio.fail_after(180):
+            return await oracle.ground_truth(request)
+
+
+@pytest.fixture(scope="module", params=["sandbox", "host"])
+def setting(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[OracleConfig, SandboxConfig, Path]:
+    if shutil.which("g++") is None or not Path("/usr/include/cjson/cJSON.h").is_file():
+        pytest.skip("needs g++ and libcjson-dev (scripts/setup.d/15-c2rust.sh)")
+    root = tmp_path_factory.mktemp(f"native-{request.param}")
+    config = OracleConfig(isolation=request.param, cache_dir=str(root / "cache"), cache=False, servers=6)
+    return config, SandboxConfig(local_root=str(root / "sbx")), root
+
+
+async def test_a_deterministic_program_keeps_every_case(
+    setting: tuple[OracleConfig, SandboxConfig, Path],
+) -> None:
+    config, sandbox, root = setting
+    verdicts = await _ground(config, sandbox, _program(root, "det.c", DETERMINISTIC), "c", CJSON)
+    assert [v.reason for v in verdicts] == [None] * 4, verdicts
+    assert [v.stdout for v in verdicts] == [b"[1,2,3] 3\n", b'{"k":"v"} 1\nstdin: one\nstdin: two\n',
+                                            b"invalid\n", b"null 0\n"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "language", "packages"),
+    [
+        ("pointer.c", POINTER, "c", CJSON),
+        ("uninit.c", UNINITIALISED, "c", CJSON),
+        ("clock.cpp", CLOCK, "cpp", ("libhowardhinnant-date-dev",)),
+    ],
+)
+async def test_native_nondeterminism_drops_every_case(
+    setting: tuple[OracleConfig, SandboxConfig, Path], name: str, text: str, language: str,
+    packages: tuple[str, ...],
+) -> None:  # fmt: skip
+    config, sandbox, root = setting
+    verdicts = await _ground(config, sandbox, _program(root, name, text), language, packages)
+    assert [v.reason for v in verdicts] == ["nondeterministic"] * 4, verdicts
+
+
+async def test_a_crash_is_an_oracle_error(setting: tuple[OracleConfig, SandboxConfig, Path]) -> None:
+    config, sandbox, root = setting
+    verdicts = await _ground(config, sandbox, _program(root, "crash.c", CRASH), "c", CJSON)
+    assert [(v.reason, v.exit_code) for v in verdicts] == [("oracle_error", 139)] * 4, verdicts
+
+
+async def test_the_compile_is_cached_and_a_missing_package_is_named(
+    setting: tuple[OracleConfig, SandboxConfig, Path],
+) -> None:
+    config, sandbox, root = setting
+    folder = _program(root, "again.c", DETERMINISTIC)
+    await _ground(config, sandbox, folder, "c", CJSON)
+    builds = sorted((root / "cache" / "oracle" / "native").iterdir())
+    stamps = [(b / "exe").stat().st_mtime_ns for b in builds]
+    await _ground(msgspec.structs.replace(config, clock_shifts=[]), sandbox, folder, "c", CJSON)
+    assert [(b / "exe").stat().st_mtime_ns for b in builds] == stamps
+    with pytest.raises(OracleError, match="libnothere-dev is not installed"):
+        await _ground(config, sandbox, folder, "c", ("libnothere-dev",))
