@@ -48,7 +48,7 @@ def decode_source(
     bom, _, label = _bom(data)
     expected = _PYTHON if language == "python" else _C
     if label in ("UTF-16", "UTF-32"):
-        raise error(f"{where}: byte 0: a {label} byte-order mark; {language} source cannot be {label}; expected {expected}")  # fmt: skip
+        raise error(f"{where}: {_at(data, 0)}: a {label} byte-order mark; {language} source cannot be {label}; expected {expected}")  # fmt: skip
     if language != "python":
         return _decode(data, bom, "utf-8", where, expected, error)
     try:

@@ -36,10 +36,8 @@ class TraceFormatError(RepoZeroError):
 def frame_error(path: Path, offset: int, payload: bytes, exc: msgspec.DecodeError) -> TraceFormatError:
     """Why a frame's lines did not decode, with the byte offset inside the frame when they are not UTF-8."""
     where = f"{path} (frame at byte {offset})"
-    if isinstance(exc, msgspec.ValidationError):
-        return TraceFormatError(f"{where}: {exc}")
-    problem = utf8_problem(payload)  # msgspec names no offset for bad UTF-8; only looked for on failure
-    if problem is not None:
+    problem = utf8_problem(payload)  # msgspec names no offset for bad UTF-8; looked for only on failure
+    if problem is not None:  # first: a line before the bad byte may fail validation instead
         return TraceFormatError(f"{where}, decompressed {problem}; expected UTF-8 JSON lines")
     return TraceFormatError(f"{where}: {exc}")
 
