@@ -25,8 +25,8 @@ from aiohttp import web
 from repozero.agents.config import EndpointConfig
 
 CONTEXT_MESSAGE = (
-    "This model's maximum context length is 32768 tokens. However, you requested 40000 tokens "
-    "(31904 in the messages, 8096 in the completion). Please reduce the length of the messages or completion."
+    "This model's maximum context length is 32768 tokens. However, you requested 41096 tokens "
+    "(33000 in the messages, 8096 in the completion). Please reduce the length of the messages or completion."
 )
 
 

@@ -55,6 +55,9 @@ class ChatMessage(Record):
     role: Role
     text: str = ""
     tool_calls: list[ToolCall] = []
+    reasoning: str = ""
+    """An assistant turn's reasoning as the client sent it back (`reasoning`, `reasoning_content`, or
+    Anthropic thinking blocks); the prompt template renders it, as a reasoning model's template does."""
 
 
 class ChatRequest(Record):
@@ -65,6 +68,8 @@ class ChatRequest(Record):
     messages: list[ChatMessage] = []
     tools: list[ToolSpec] = []
     max_tokens: int | None = None
+    max_tokens_field: str = "max_tokens"
+    """Which name the request used (`max_completion_tokens` or `max_tokens`), for vLLM's refusals."""
     logprobs: bool = False
     top_logprobs: int = 0
     return_token_ids: bool = False
@@ -84,6 +89,7 @@ class Reply(Record):
     text: str = ""
     tool_calls: list[ToolCall] = []
     finish_reason: FinishReason = "stop"
+    reasoning: str = ""
 
 
 class Header(Record):

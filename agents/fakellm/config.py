@@ -31,6 +31,13 @@ class FakeLLMConfig(Record, kw_only=True):
     retry_after_s: int = 1
     enforce_max_tokens: bool = False
     """Cut replies longer than the request's max_tokens (byte tokens are many: off by default)."""
+    max_model_len: int | None = None
+    """A context window, enforced as vLLM does: a `max_tokens` above it, or a prompt that does not fit
+    beside it, is refused with vLLM's (or Anthropic's) 400; replies are cut to what is left. Also
+    reported by `/v1/models`. None: unlimited."""
+    reasoning: Literal["none", "reasoning", "reasoning_content"] = "none"
+    """Give each reply some reasoning, in this field (vLLM ≥ 0.11 writes `reasoning`, older versions
+    `reasoning_content`; Anthropic always gets a signed thinking block)."""
 
     def check(self) -> FakeLLMConfig:
         """Self, or UsageError naming the flag that is wrong."""
@@ -42,6 +49,8 @@ class FakeLLMConfig(Record, kw_only=True):
             raise UsageError(f"--latency-ms: expected a non-negative number, got {self.latency_ms}")
         if not (self.hang_s > 0 and math.isfinite(self.hang_s)):
             raise UsageError(f"--hang-s: expected a positive number, got {self.hang_s}")
+        if self.max_model_len is not None and self.max_model_len < 1:
+            raise UsageError(f"--max-model-len: expected a positive integer, got {self.max_model_len}")
         if self.retry_after_s < 0:
             raise UsageError(f"--retry-after: expected a non-negative integer, got {self.retry_after_s}")
         return self

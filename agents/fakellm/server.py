@@ -19,6 +19,7 @@ from aiohttp import web
 
 from repozero.agents.fakellm.chat import ChatRequest, Reply, find_header
 from repozero.agents.fakellm.config import DEFAULT_DATASET, FakeLLMConfig
+from repozero.agents.fakellm.context import completion_room, fit_reply, refusal
 from repozero.agents.fakellm.faults import (
     break_tool_args,
     choose_fault,
@@ -109,7 +110,14 @@ class FakeServer:
         return await self._chat("anthropic", request)
 
     async def _models(self, request: web.Request) -> web.StreamResponse:
-        card = {"id": f"fake:{self.config.policy}", "object": "model", "created": 0, "owned_by": "repozero"}
+        card: dict[str, Any] = {
+            "id": f"fake:{self.config.policy}",
+            "object": "model",
+            "created": 0,
+            "owned_by": "repozero",
+        }
+        if self.config.max_model_len is not None:
+            card["max_model_len"] = self.config.max_model_len  # as vLLM's model card says it
         return web.json_response({"object": "list", "data": [card]}, dumps=lambda v: _encode(v).decode())
 
     async def _health(self, request: web.Request) -> web.StreamResponse:
@@ -147,15 +155,21 @@ class FakeServer:
         if fault == "hang":
             await anyio.sleep(self.config.hang_s)
             return _json(error(504, f"injected hang: gave up after {self.config.hang_s} s"), 504)
+        prompt_ids = render_prompt(chat.messages, chat.tools)
+        limit = self.config.max_model_len
+        if limit is not None and (refused := refusal(chat, len(prompt_ids), limit)) is not None:
+            return _json(error(400, refused), 400)
         try:
             reply = self._reply(chat, fault)
         except (PolicyError, DatasetError) as exc:
             return _json(error(400, str(exc)), 400)
-        prompt_ids = render_prompt(chat.messages, chat.tools)
+        if limit is not None:
+            reply = fit_reply(reply, completion_room(chat, len(prompt_ids), limit))
         completion_ids = render_completion(
-            reply.text, reply.tool_calls, finished=reply.finish_reason != "length"
+            reply.text, reply.tool_calls, finished=reply.finish_reason != "length", reasoning=reply.reasoning
         )
-        body = _encode(build(chat, reply, prompt_ids, completion_ids, serial))
+        field = self.config.reasoning
+        body = _encode(build(chat, reply, prompt_ids, completion_ids, serial, field))
         if fault == "malformed":
             body = body[: len(body) // 2]
         return web.Response(body=body, content_type="application/json")
@@ -167,6 +181,10 @@ class FakeServer:
             reply = truncate(reply)
         elif fault == "bad-tool-args":
             reply = break_tool_args(reply, chat.api) or reply
+        if self.config.reasoning != "none":
+            sample = header.sample if header else "nothing"
+            words = f"Turn {chat.assistant_turns + 1}: I read the last message and pick the next step for {sample}."
+            reply = msgspec.structs.replace(reply, reasoning=words)
         if self.config.enforce_max_tokens and chat.max_tokens is not None:
             reply = cut_to_bytes(reply, chat.max_tokens)
         return reply

@@ -76,8 +76,13 @@ def _tool_call_ids(call: ToolCall) -> list[int]:
     return [TOOL_CALL, *encode(call.name), SEP, *encode(call.arguments)]
 
 
+def _reasoning_ids(reasoning: str) -> list[int]:
+    """Reasoning as a reasoning model's template spells it: `<think>` … `</think>` (plain text here)."""
+    return encode(f"<think>{reasoning}</think>") if reasoning else []
+
+
 def _message_ids(message: ChatMessage) -> list[int]:
-    ids = [_ROLE_IDS[message.role], *encode(message.text)]
+    ids = [_ROLE_IDS[message.role], *_reasoning_ids(message.reasoning), *encode(message.text)]
     for call in message.tool_calls:
         ids += _tool_call_ids(call)
     ids.append(END)
@@ -88,8 +93,9 @@ def render_prompt(messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = (
     """Prompt ids of a chat: BOS, the tools block, every message, then the assistant marker.
 
     Template: ``<|bos|>`` · (``<|tools|>`` canonical-JSON list of {name, description, parameters}
-    ``<|end|>`` when tools are offered) · per message ``<|role|>`` text (``<|tool_call|>`` name
-    ``<|sep|>`` arguments per tool call) ``<|end|>`` · ``<|assistant|>``.
+    ``<|end|>`` when tools are offered) · per message ``<|role|>`` (``<think>`` reasoning ``</think>``
+    when the message carries reasoning) text (``<|tool_call|>`` name ``<|sep|>`` arguments per tool
+    call) ``<|end|>`` · ``<|assistant|>``. Reasoning a client drops is simply not rendered.
     """
     ids = [BOS]
     if tools:
@@ -101,9 +107,12 @@ def render_prompt(messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = (
     return ids
 
 
-def render_completion(text: str, tool_calls: Sequence[ToolCall] = (), *, finished: bool = True) -> list[int]:
-    """Completion ids: the text, each tool call, and ``<|end|>`` unless the reply was cut short."""
-    ids = encode(text)
+def render_completion(
+    text: str, tool_calls: Sequence[ToolCall] = (), *, finished: bool = True, reasoning: str = ""
+) -> list[int]:
+    """Completion ids: the reasoning (as `render_prompt` spells it), the text, each tool call, and
+    ``<|end|>`` unless the reply was cut short."""
+    ids = _reasoning_ids(reasoning) + encode(text)
     for call in tool_calls:
         ids += _tool_call_ids(call)
     if finished:

@@ -3,10 +3,15 @@
 Requests are read leniently (unknown fields ignored, as the real APIs do) into one `ChatRequest`;
 replies are written with the fields clients read, plus vLLM's token-id fields when asked
 (`return_token_ids`: `prompt_token_ids` on the response, `token_ids` on the choice).
+
+Reasoning goes out as vLLM writes it (`message.reasoning`, or `reasoning_content` like vLLM < 0.11) or as
+Anthropic thinking blocks with a signature; it comes back in either field, or in thinking blocks whose
+signature must match (as Anthropic checks), and is rendered into the next prompt.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from typing import Any
@@ -23,6 +28,7 @@ __all__ = [
     "openai_response",
     "parse_anthropic",
     "parse_openai",
+    "thinking_signature",
 ]
 
 _ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant", "tool": "tool"}
@@ -49,6 +55,11 @@ def _int(body: dict[str, Any], *names: str) -> int | None:
         if isinstance(body.get(name), int):
             return int(body[name])
     return None
+
+
+def thinking_signature(thinking: str) -> str:
+    """The signature the fake Anthropic API puts on a thinking block (and checks when it comes back)."""
+    return hashlib.sha256(b"repozero-fake-thinking:" + thinking.encode()).hexdigest()[:32]
 
 
 def _object(body: Any) -> dict[str, Any]:
@@ -80,6 +91,7 @@ def parse_openai(raw: Any) -> ChatRequest:
         messages=messages,
         tools=tools,
         max_tokens=_int(body, "max_completion_tokens", "max_tokens"),
+        max_tokens_field="max_completion_tokens" if _int(body, "max_completion_tokens") else "max_tokens",
         logprobs=bool(body.get("logprobs")),
         top_logprobs=_int(body, "top_logprobs") or 0,
         return_token_ids=bool(body.get("return_token_ids")),
@@ -97,7 +109,10 @@ def _openai_message(m: dict[str, Any]) -> ChatMessage:
         )
         for c in m.get("tool_calls") or []
     ]
-    return ChatMessage(role=role, text=_text(m.get("content")), tool_calls=calls)  # type: ignore[arg-type]
+    reasoning = m.get("reasoning") or m.get("reasoning_content") or ""
+    if not isinstance(reasoning, str):
+        raise BadRequest(f"message reasoning must be a string, got {type(reasoning).__name__}")
+    return ChatMessage(role=role, text=_text(m.get("content")), tool_calls=calls, reasoning=reasoning)  # type: ignore[arg-type]
 
 
 def parse_anthropic(raw: Any) -> ChatRequest:
@@ -145,6 +160,7 @@ def _anthropic_message(m: dict[str, Any]) -> list[ChatMessage]:
                 role="assistant",
                 text=_text([b for b in content if b.get("type") == "text"]),
                 tool_calls=calls,
+                reasoning="".join(_thinking(b) for b in content if b.get("type") == "thinking"),
             )
         ]
     out: list[ChatMessage] = []
@@ -160,8 +176,20 @@ def _anthropic_message(m: dict[str, Any]) -> list[ChatMessage]:
     return out + ([ChatMessage(role="user", text=_text(texts))] if texts else [])
 
 
+def _thinking(block: dict[str, Any]) -> str:
+    thinking = str(block.get("thinking") or "")
+    if block.get("signature") != thinking_signature(thinking):
+        raise BadRequest("Invalid `signature` in `thinking` block")
+    return thinking
+
+
 def openai_response(
-    request: ChatRequest, reply: Reply, prompt_ids: list[int], completion_ids: list[int], serial: int
+    request: ChatRequest,
+    reply: Reply,
+    prompt_ids: list[int],
+    completion_ids: list[int],
+    serial: int,
+    reasoning_field: str = "reasoning",
 ) -> dict[str, Any]:
     message: dict[str, Any] = {
         "role": "assistant",
@@ -172,6 +200,8 @@ def openai_response(
             {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
             for c in reply.tool_calls
         ]
+    if reply.reasoning:
+        message[reasoning_field] = reply.reasoning
     choice: dict[str, Any] = {
         "index": 0,
         "message": message,
@@ -210,9 +240,18 @@ def _tool_input(arguments: str) -> Any:
 
 
 def anthropic_response(
-    request: ChatRequest, reply: Reply, prompt_ids: list[int], completion_ids: list[int], serial: int
+    request: ChatRequest,
+    reply: Reply,
+    prompt_ids: list[int],
+    completion_ids: list[int],
+    serial: int,
+    reasoning_field: str = "reasoning",
 ) -> dict[str, Any]:
-    content: list[dict[str, Any]] = [{"type": "text", "text": reply.text}] if reply.text else []
+    content: list[dict[str, Any]] = []
+    if reply.reasoning:
+        signature = thinking_signature(reply.reasoning)
+        content.append({"type": "thinking", "thinking": reply.reasoning, "signature": signature})
+    content += [{"type": "text", "text": reply.text}] if reply.text else []
     content += [
         {"type": "tool_use", "id": c.id, "name": c.name, "input": _tool_input(c.arguments)}
         for c in reply.tool_calls

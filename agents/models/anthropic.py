@@ -14,8 +14,8 @@ import httpx
 import msgspec
 
 from repozero.agents.config import EndpointConfig
+from repozero.agents.models.budget import DEFAULT_MAX_TOKENS
 from repozero.agents.models.codec import USER_AGENT, BadResponse, Parsed, param, unset_or
-from repozero.agents.models.openai import DEFAULT_MAX_TOKENS
 from repozero.agents.models.records import (
     Choice,
     FinishReason,

@@ -8,10 +8,12 @@ import anyio
 import msgspec
 
 from repozero.agents.config import EndpointConfig, SamplingParams
+from repozero.agents.models.cards import budget_warning, max_model_len
 from repozero.agents.models.client import EndpointClient
 from repozero.agents.models.errors import ModelUnavailableError
 from repozero.agents.models.http import HttpPool
 from repozero.agents.models.records import Message
+from repozero.agents.models.replicas import Replica
 from repozero.errors import ModelError, UsageError
 from repozero.records import Record
 
@@ -34,6 +36,9 @@ class ReplicaCheck(Record, kw_only=True):
     logprobs: bool = False
     reply: str = ""
     error: str = ""
+    max_model_len: int | None = None
+    """The context the server reports for the model (vLLM's `/v1/models`), when it does."""
+    warnings: list[str] = []
 
 
 async def check_endpoints(
@@ -50,7 +55,7 @@ async def check_endpoints(
         async with anyio.create_task_group() as tg:
             for client in clients:
                 for index in range(len(client.replicas.replicas)):
-                    tg.start_soon(_probe, client, index, results)
+                    tg.start_soon(_probe, client, index, results, timeout_s)
     return sorted(results, key=lambda r: (r.endpoint, r.replica))
 
 
@@ -65,36 +70,42 @@ def _probe_client(name: str, config: EndpointConfig, pool: HttpPool, timeout_s: 
     return EndpointClient(name, quick, pool)
 
 
-async def _probe(client: EndpointClient, index: int, results: list[ReplicaCheck]) -> None:
+async def _probe(client: EndpointClient, index: int, results: list[ReplicaCheck], timeout_s: float) -> None:
     replica = client.replicas.replicas[index]
+    context = None
+    if client.config.api == "openai":
+        context = await max_model_len(client.pool, client.config, replica.url, timeout_s)
+    warning = budget_warning(client.name, client.config, context) if context is not None else None
+    result = await _answer(client, replica)
+    results.append(
+        msgspec.structs.replace(result, max_model_len=context, warnings=[warning] if warning else [])
+    )
+
+
+async def _answer(client: EndpointClient, replica: Replica) -> ReplicaCheck:
+    """The probe request's outcome on `replica`."""
     began = time.monotonic()
     try:
         response = await client.complete(
             PROBE, params=SamplingParams(max_tokens=16, temperature=0.0), replica=replica
         )
     except ModelError as exc:
-        error = exc.last if isinstance(exc, ModelUnavailableError) else str(exc)
-        results.append(
-            ReplicaCheck(
-                endpoint=client.name,
-                replica=replica.url,
-                ok=False,
-                latency_s=time.monotonic() - began,
-                error=error,
-            )
-        )
-        return
-    results.append(
-        ReplicaCheck(
+        return ReplicaCheck(
             endpoint=client.name,
             replica=replica.url,
-            ok=response.finish_reason != "context_length",
-            latency_s=response.timings.latency_s,
-            model=response.model,
-            token_ids=response.completion_token_ids is not None,
-            prompt_token_ids=response.prompt_token_ids is not None,
-            logprobs=response.logprobs is not None,
-            reply=response.message.content[:40],
-            error=response.error or "",
+            ok=False,
+            latency_s=time.monotonic() - began,
+            error=exc.last if isinstance(exc, ModelUnavailableError) else str(exc),
         )
+    return ReplicaCheck(
+        endpoint=client.name,
+        replica=replica.url,
+        ok=response.finish_reason != "context_length",
+        latency_s=response.timings.latency_s,
+        model=response.model,
+        token_ids=response.completion_token_ids is not None,
+        prompt_token_ids=response.prompt_token_ids is not None,
+        logprobs=response.logprobs is not None,
+        reply=response.message.content[:40],
+        error=response.error or "",
     )

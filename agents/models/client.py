@@ -17,10 +17,12 @@ import aiohttp
 import anyio
 import httpx
 import msgspec
+from msgspec import UNSET
 
 from repozero.agents.config import EndpointConfig, SamplingParams
 from repozero.agents.models.adaptive import AdaptiveLimiter
 from repozero.agents.models.anthropic import AnthropicCodec
+from repozero.agents.models.budget import MAX_REFITS, TokenBudget, TokenLimit, explain_overflow, read_limit
 from repozero.agents.models.codec import BadResponse, Codec, Parsed
 from repozero.agents.models.errors import ModelRequestError, ModelUnavailableError
 from repozero.agents.models.http import HttpPool, HttpReply
@@ -53,6 +55,13 @@ class _Failure(msgspec.Struct):
     detail: str
     status: int | None = None
     retry_after: float | None = None
+
+
+class _TooMany(msgspec.Struct):
+    """The server cannot hold the `max_tokens` asked for, though the prompt may fit."""
+
+    limit: TokenLimit
+    detail: str
 
 
 class _Call:
@@ -97,6 +106,7 @@ class EndpointClient:
             config.adaptive_connections,
         )
         self.ledger = Ledger()
+        self.budget = TokenBudget(name)
         extra = {**config.extra_body, **(config.params.extra_body or {})}
         self._defaults = msgspec.structs.replace(config.params, extra_body=extra)
 
@@ -116,35 +126,69 @@ class EndpointClient:
         session: str | None = None,
         replica: Replica | None = None,
         ledger: Ledger | None = None,
+        used: int = 0,
     ) -> ModelResponse:
-        """One call with retries; `replica` pins it (the endpoint check), else the session picks."""
-        body, sent = self.codec.build(
-            messages, tools, params.over(self._defaults) if params else self._defaults
-        )
+        """One call with retries; `replica` pins it (the endpoint check), else the session picks.
+
+        `used`: tokens the conversation held after its previous call, so an unset `max_tokens` leaves
+        room for the prompt on a server whose context is known (see budget.py).
+        """
+        resolved = params.over(self._defaults) if params else self._defaults
+        explicit = resolved.max_tokens is not UNSET
+        if not explicit:
+            resolved = msgspec.structs.replace(resolved, max_tokens=self.budget.default(used))
+        body, sent = self.codec.build(messages, tools, resolved)
         payload = _encode(body)
         call = _Call()
-        attempt = 0
+        failures = refits = 0
         while True:
-            attempt += 1
             target = replica or self.replicas.pick(session)
             try:
                 outcome = await self._attempt(target, payload, call)
+                if isinstance(outcome, _TooMany):
+                    fitted = self._refit(outcome, resolved, explicit, refits)
+                    if isinstance(fitted, int):
+                        refits += 1
+                        resolved = msgspec.structs.replace(resolved, max_tokens=fitted)
+                        body, sent = self.codec.build(messages, tools, resolved)
+                        payload = _encode(body)
+                        continue
+                    outcome = fitted
             except ModelRequestError:
-                self._count_failure(call, attempt - 1, ledger)
+                self._count_failure(call, failures + refits, ledger)
                 raise
             if isinstance(outcome, _Failure):
-                if attempt > self.config.max_retries:
-                    self._count_failure(call, attempt - 1, ledger)
-                    raise ModelUnavailableError(self.name, attempt, _describe(outcome))
-                await self._wait(attempt, outcome, target, call)
+                failures += 1
+                if failures > self.config.max_retries:
+                    self._count_failure(call, failures - 1 + refits, ledger)
+                    raise ModelUnavailableError(self.name, failures, _describe(outcome))
+                await self._wait(failures, outcome, target, call)
                 continue
-            response = self._response(outcome, target, call, attempt - 1, sent)
+            response = self._response(outcome, target, call, failures + refits, sent)
             self.ledger.add(response)
             if ledger is not None:
                 ledger.add(response)
             return response
 
-    async def _attempt(self, replica: Replica, payload: bytes, call: _Call) -> Parsed | _Failure:
+    def _refit(self, too_many: _TooMany, params: SamplingParams, explicit: bool, refits: int) -> int | Parsed:
+        """A smaller `max_tokens` to retry with, or the context-length outcome; raises `ModelConfigError`
+        when the configured `max_tokens` can never fit."""
+        sent = int(params.max_tokens)  # type: ignore[arg-type]
+        fitted = self.budget.refit(too_many.limit, sent, explicit)
+        if fitted is None or refits >= MAX_REFITS:
+            limit = too_many.limit
+            why = explain_overflow(self.name, limit, sent) if explicit and limit.prompt is not None else ""
+            return _context_parsed(f"{why}: {too_many.detail}" if why else too_many.detail)
+        log.info(
+            "model_max_tokens_refit",
+            endpoint=self.name,
+            max_tokens=sent,
+            refit=fitted,
+            max_model_len=too_many.limit.context,
+        )
+        return fitted
+
+    async def _attempt(self, replica: Replica, payload: bytes, call: _Call) -> Parsed | _Failure | _TooMany:
         queued = time.monotonic()
         async with self.limiter.slot():
             began = time.monotonic()
@@ -173,7 +217,7 @@ class EndpointClient:
         self.replicas.failed(replica, kind)
         return _Failure(kind=kind, detail=f"{type(cause).__name__}: {cause}".strip(": "))
 
-    def _judge(self, replica: Replica, reply: HttpReply, call: _Call) -> Parsed | _Failure:
+    def _judge(self, replica: Replica, reply: HttpReply, call: _Call) -> Parsed | _Failure | _TooMany:
         verdict = classify(reply)
         if verdict == "ok":
             try:
@@ -189,6 +233,9 @@ class EndpointClient:
         if verdict == "context_length":
             self.replicas.succeeded(replica)
             return _context_parsed(detail)
+        if verdict == "max_tokens" and (limit := read_limit(detail)) is not None:
+            self.replicas.succeeded(replica)
+            return _TooMany(limit=limit, detail=detail)
         if verdict == "refused":
             raise ModelRequestError(self.name, reply.status, f"{detail} (POST {replica.target})")
         if verdict == "rate_limit":
@@ -271,6 +318,8 @@ class ModelSession:
         self.client = client
         self.session_id = session_id
         self.ledger = Ledger()
+        self.used = 0
+        """Tokens the conversation held after the last call: its next prompt is at least this long."""
 
     async def complete(
         self,
@@ -278,9 +327,12 @@ class ModelSession:
         tools: Sequence[ToolSpec] = (),
         params: SamplingParams | None = None,
     ) -> ModelResponse:
-        return await self.client.complete(
-            messages, tools, params, session=self.session_id, ledger=self.ledger
+        response = await self.client.complete(
+            messages, tools, params, session=self.session_id, ledger=self.ledger, used=self.used
         )
+        usage = response.usage
+        self.used = usage.prompt_tokens + usage.completion_tokens // max(1, len(response.choices))
+        return response
 
     def totals(self) -> Totals:
         """This episode's calls so far."""

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from repozero.errors import ModelError
+from repozero.errors import ConfigError, ModelError
 
-__all__ = ["ModelRequestError", "ModelUnavailableError"]
+__all__ = ["ModelConfigError", "ModelRequestError", "ModelUnavailableError"]
 
 
 class ModelRequestError(ModelError):
@@ -25,3 +25,17 @@ class ModelUnavailableError(ModelError):
         self.endpoint = endpoint
         self.attempts = attempts
         self.last = last
+
+
+class ModelConfigError(ModelRequestError, ConfigError):
+    """The endpoint refused what the config asks for (a `max_tokens` above the server's limit).
+
+    A `ModelError` to the agent that meets it (its run ends `model_error` with this message) and a
+    `ConfigError` (exit 2) wherever it reaches the command line: fixing the config is the only cure.
+    """
+
+    def __init__(self, endpoint: str, detail: str) -> None:
+        ModelError.__init__(self, f"endpoint '{endpoint}': {detail}")
+        self.endpoint = endpoint
+        self.status = 400
+        self.detail = detail

@@ -85,6 +85,11 @@ class HttpPool:
             retry_after_ms=headers.get("retry-after-ms"),
         )
 
+    async def get(self, url: httpx.URL, headers: httpx.Headers, timeout_s: float) -> HttpReply:
+        """GET `url` (model lists: rare, so the client's full API is fine); raises `httpx.TransportError`."""
+        response = await self.client.get(url, headers=headers, timeout=timeout_s)
+        return HttpReply(status=response.status_code, body=response.content)
+
     async def aclose(self) -> None:
         await self.client.aclose()
 

@@ -15,6 +15,7 @@ import httpx
 import msgspec
 
 from repozero.agents.config import EndpointConfig
+from repozero.agents.models.budget import DEFAULT_MAX_TOKENS
 from repozero.agents.models.codec import USER_AGENT, BadResponse, Parsed, param, unset_or
 from repozero.agents.models.records import (
     Choice,
@@ -29,7 +30,6 @@ from repozero.agents.models.records import (
 
 __all__ = ["DEFAULT_MAX_TOKENS", "OpenAICodec"]
 
-DEFAULT_MAX_TOKENS = 8192
 _NEUTRAL = {
     "top_k": -1,
     "min_p": 0.0,

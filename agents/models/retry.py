@@ -2,7 +2,9 @@
 
 429 and 5xx responses, dropped connections and read timeouts are retried with jittered exponential
 backoff; a server's `Retry-After` (seconds or an HTTP date; OpenAI's `retry-after-ms`) is honoured up to
-`retry_max_s`. Any other 4xx fails at once, except a context-length error, which is an outcome.
+`retry_max_s`. Any other 4xx fails at once, except two: a context-length error (an outcome), and a
+`max_tokens` the server cannot hold while the prompt fits (`max_tokens`: retried with a smaller one, see
+budget.py) — vLLM says `max_model_len` in both, so the numbers tell them apart, not the words.
 """
 
 from __future__ import annotations
@@ -15,11 +17,12 @@ from typing import Any, Literal
 
 import msgspec
 
+from repozero.agents.models.budget import read_limit
 from repozero.agents.models.http import HttpReply
 
 __all__ = ["Verdict", "backoff_s", "classify", "error_detail", "retry_after_s"]
 
-Verdict = Literal["ok", "rate_limit", "server", "context_length", "refused"]
+Verdict = Literal["ok", "rate_limit", "server", "context_length", "max_tokens", "refused"]
 
 _CONTEXT = re.compile(
     r"context[_ ]length|context window|maximum context|max_model_len|prompt is too long|too many tokens"
@@ -39,8 +42,13 @@ def classify(reply: HttpReply) -> Verdict:
         return "rate_limit"
     if status >= 500 or status == 408:
         return "server"
-    if status in (400, 413, 422) and _CONTEXT.search(error_detail(reply.body)):
-        return "context_length"
+    if status in (400, 413, 422):
+        detail = error_detail(reply.body)
+        limit = read_limit(detail)
+        if limit is not None and limit.budget_too_big:
+            return "max_tokens"
+        if limit is not None or _CONTEXT.search(detail):
+            return "context_length"
     return "refused"
 
 

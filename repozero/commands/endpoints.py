@@ -46,14 +46,17 @@ def _check(args: argparse.Namespace) -> int:
 def _print_table(results: list[Any]) -> None:
     yes = {True: "yes", False: "no"}
     table = Table(title="model endpoints")
-    for column in ("endpoint", "replica", "ok", "latency_s", "model", "token_ids", "logprobs"):
+    columns = ("endpoint", "replica", "ok", "latency_s", "model", "max_model_len", "token_ids", "logprobs")
+    for column in columns:
         table.add_column(column)
     for r in results:
-        table.add_row(
-            r.endpoint, r.replica, yes[r.ok], f"{r.latency_s:.3f}", r.model, yes[r.token_ids], yes[r.logprobs]
-        )
+        context = "?" if r.max_model_len is None else str(r.max_model_len)
+        row = (r.endpoint, r.replica, yes[r.ok], f"{r.latency_s:.3f}", r.model, context)
+        table.add_row(*row, yes[r.token_ids], yes[r.logprobs])
     console = Console(width=max(Console().width, 140))
     console.print(table)
     for r in results:
         if r.error:
             console.print(f"{r.endpoint} {r.replica}: {r.error}", markup=False, highlight=False)
+        for warning in r.warnings:
+            console.print(f"warning: {r.endpoint} {r.replica}: {warning}", markup=False, highlight=False)

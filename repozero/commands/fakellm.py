@@ -46,6 +46,17 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     serve.add_argument(
         "--enforce-max-tokens", action="store_true", help="cut replies at the request's max_tokens"
     )
+    serve.add_argument(
+        "--max-model-len",
+        type=int,
+        help="a context window enforced as vLLM does (400s worded as vLLM's; /v1/models reports it)",
+    )
+    serve.add_argument(
+        "--reasoning",
+        choices=("none", "reasoning", "reasoning_content"),
+        default="none",
+        help="give replies reasoning in this field (vLLM >= 0.11: reasoning); Anthropic: thinking blocks",
+    )
     serve.set_defaults(func=_serve)
 
 
@@ -63,6 +74,8 @@ def _serve(args: argparse.Namespace) -> int:
         hang_s=args.hang_s,
         retry_after_s=args.retry_after,
         enforce_max_tokens=args.enforce_max_tokens,
+        max_model_len=args.max_model_len,
+        reasoning=args.reasoning,
     )
     return run_async(_run, FakeServer(config), args.port)
 
