@@ -278,3 +278,23 @@ def test_the_reported_crash_is_exit_2_in_a_real_process(public: Path, tmp_path: 
     line = text[: text.index("é")].count("\n") + 1
     assert f"{cases}: byte {offset} (line {line}): invalid UTF-8" in proc.stderr
     assert "Traceback" not in proc.stderr and not out.exists()
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "latin-1"])
+def test_buggy_patch_header_paths(encoding: str, dataset_dir: Path) -> None:
+    """A patch's contents are any bytes, but the paths in its headers are UTF-8 like the gold tree's."""
+    folder = dataset_dir / "samples" / "mylib-test1"
+    (folder / "gold").mkdir()
+    (folder / "gold" / "tést1.mjs").write_bytes(b"x\n")
+    header = "--- a/tést1.mjs\n+++ b/tést1.mjs\n".encode(encoding)
+    patch = folder / "buggy.patch"
+    patch.write_bytes(header + b"@@ -1 +1 @@\n-x\n+\xff\n")
+    shelf = SampleShelf(load_dataset(dataset_dir))
+    if encoding == "utf-8":
+        assert shelf.get("mylib-test1").buggy == {"tést1.mjs": b"\xff\n"}
+        return
+    offset = header.index("é".encode(encoding))
+    with pytest.raises(
+        DatasetError, match=error_line(header, patch, offset) + "the file header's path is not UTF-8"
+    ):
+        shelf.get("mylib-test1")

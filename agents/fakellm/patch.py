@@ -32,8 +32,14 @@ class FilePatch:
     hunks: list[Hunk] = field(default_factory=list)
 
 
-def _strip(raw: bytes) -> str | None:
-    path = raw.split(b"\t")[0].strip().decode("utf-8")
+def _strip(lines: list[bytes], i: int) -> str | None:
+    """The path in header line `i` (`--- a/x` or `+++ b/x`); headers are UTF-8, file contents any bytes."""
+    raw = lines[i][4:]
+    try:
+        path = raw.split(b"\t")[0].strip().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        offset = sum(map(len, lines[:i])) + 4 + exc.start
+        raise PatchError(f"byte {offset} (line {i + 1}): the file header's path is not UTF-8") from None
     if path == "/dev/null":
         return None
     return path.split("/", 1)[1] if "/" in path else path
@@ -46,7 +52,7 @@ def parse_patch(text: bytes) -> list[FilePatch]:
     i = 0
     while i < len(lines):
         if lines[i].startswith(b"--- ") and i + 1 < len(lines) and lines[i + 1].startswith(b"+++ "):
-            patches.append(FilePatch(_strip(lines[i][4:]), _strip(lines[i + 1][4:])))
+            patches.append(FilePatch(_strip(lines, i), _strip(lines, i + 1)))
             i += 2
         elif (match := _HUNK.match(lines[i])) is not None:
             if not patches:
