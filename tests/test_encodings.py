@@ -28,6 +28,7 @@ from repozero.config import load_config
 from repozero.datasets import import_repozero, load_dataset
 from repozero.errors import ConfigError, DatasetError, UsageError
 from repozero.traces import TraceConfig, TraceFormatError, TraceReader, TraceWriter
+from repozero.traces.export.source import open_runs
 from repozero.traces.frames import compressor
 from repozero.traces.synthetic import episode_events
 
@@ -298,3 +299,21 @@ def test_buggy_patch_header_paths(encoding: str, dataset_dir: Path) -> None:
         DatasetError, match=error_line(header, patch, offset) + "the file header's path is not UTF-8"
     ):
         shelf.get("mylib-test1")
+
+
+@pytest.mark.parametrize("kind", VARIANTS)
+def test_run_manifest_read_by_export(kind: str, trace_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`traces export` reads the run's manifest.json (traces never import the orchestrator's reader)."""
+    manifest = trace_dir.parent / "manifest.json"
+    data, offset = variant('{"run_id": "démo ✓",\n "protocol": "repozero-public"}\n', kind)
+    manifest.write_bytes(data)
+    out = trace_dir.parent / "export"
+    code, _, err = run_cli(
+        capsys, "traces", "export", str(trace_dir.parent), "--format", "sft", "--out", str(out)
+    )
+    if offset is None:
+        assert code == 0, err
+        assert open_runs([trace_dir.parent])[0].run_id == "démo ✓"
+        return
+    expect_rejected(code, err, data, manifest, offset)
+    assert not out.exists()

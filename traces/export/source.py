@@ -18,6 +18,7 @@ from typing import Any, Union, get_args
 import msgspec
 
 from repozero.errors import UsageError
+from repozero.textio import read_text
 
 from ..frames import FrameReader, TraceFormatError, frame_error
 from ..grades import HiddenGradeRecord, OracleAnswerRecord, VisibleGradeRecord
@@ -225,12 +226,13 @@ def _latest_entries(entries: list[ManifestEntry]) -> dict[str, ManifestEntry]:
 
 def _run_manifest(path: Path) -> dict[str, Any]:
     """The run directory's manifest.json as plain data (traces never import the orchestrator)."""
-    try:
-        data = json.loads((path / "manifest.json").read_bytes())
-    except FileNotFoundError:
+    manifest = path / "manifest.json"
+    if not manifest.is_file():
         return {}
+    try:
+        data = json.loads(read_text(manifest))  # a wrong encoding: UsageError naming the byte
     except ValueError as exc:
-        raise UsageError(f"{path / 'manifest.json'}: invalid JSON: {exc}") from None
+        raise UsageError(f"{manifest}: invalid JSON: {exc}") from None
     return data if isinstance(data, dict) else {}
 
 
