@@ -71,9 +71,14 @@ class EndpointConfig(Record, kw_only=True):
     """Sent with every request, e.g. `{return_token_ids = true, logprobs = true, top_logprobs = 0}`."""
     headers: dict[str, str] = {}
     max_tokens_field: Literal["max_tokens", "max_completion_tokens"] = "max_tokens"
-    reasoning_history: Literal["keep", "drop", "inline"] = "keep"
-    """Earlier assistant reasoning: sent back in `reasoning_field`, dropped, or inlined as <think>."""
-    reasoning_field: str = "reasoning_content"
+    reasoning_history: Literal["keep", "drop", "last_only", "inline"] = "keep"
+    """Earlier assistant turns' reasoning in the next request: `keep` sends every turn's back (the model's
+    chat template decides what to render — vLLM's recommendation, and what interleaved-thinking models
+    need), `drop` none, `last_only` the latest assistant turn's only; `inline` puts it in the content as
+    `<think>…</think>` (servers without a reasoning parser). Recorded in the manifest and on each call."""
+    reasoning_field: str = ""
+    """Where `keep`/`last_only` put it: `reasoning` (vLLM ≥ 0.11 reads that one; the default for
+    flavor `vllm`) or `reasoning_content` (the default otherwise: SGLang, DeepSeek-style APIs)."""
     split_think_tags: bool = False
     """Split a leading `<think>...</think>` out of the content (servers without a reasoning parser)."""
     max_connections: int = 100

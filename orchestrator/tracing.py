@@ -129,6 +129,7 @@ class EpisodeHooks:
             token_fidelity=response.token_fidelity,
             tokens=_tokens(response),
             request_id=response.request_id,
+            reasoning_history=response.reasoning_history,
         )
         self.bus.emit(ModelCalled(call=call))
 

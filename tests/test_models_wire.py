@@ -135,7 +135,7 @@ async def test_openai_request_carries_tools_history_and_explicit_vllm_sampling()
             "function": {"name": "execute_bash", "arguments": '{"command":"ls"}'},
         }
     ]
-    assert assistant["content"] is None and assistant["reasoning_content"] == "I should run ls."
+    assert assistant["content"] is None and assistant["reasoning"] == "I should run ls."  # what vLLM reads
     assert body["messages"][3] == {"role": "tool", "content": "a.txt\n", "tool_call_id": "call_0"}
 
 

@@ -151,3 +151,7 @@ class ModelCall(Record, kw_only=True):
     token_fidelity: TokenFidelity = "none"
     tokens: TokenTrace | None = None
     request_id: str = ""
+    reasoning_history: str = ""
+    """The endpoint's `reasoning_history` policy (`keep`, `drop`, `last_only`, `inline`): whether the
+    reasoning of earlier assistant turns in `messages` was sent, or only recorded ("" in traces written
+    before it was)."""

@@ -104,6 +104,7 @@ class PrefixEncoder(_Conversations):
             params=call.params, response=response, finish_reason=call.finish_reason, usage=call.usage,
             timing=call.timing, retries=call.retries, token_fidelity=call.token_fidelity,
             tokens=_token_delta(prev.tokens if prev else None, call.tokens), request_id=call.request_id,
+            reasoning_history=call.reasoning_history,
         )  # fmt: skip
 
 
@@ -147,6 +148,7 @@ class PrefixDecoder(_Conversations):
             replica=rec.replica, messages=messages, tools=tools, params=rec.params, response=rec.response,
             finish_reason=rec.finish_reason, usage=rec.usage, timing=rec.timing, retries=rec.retries,
             token_fidelity=rec.token_fidelity, tokens=tokens, request_id=rec.request_id,
+            reasoning_history=rec.reasoning_history,
         )  # fmt: skip
 
 

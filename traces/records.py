@@ -288,6 +288,10 @@ class ModelCallRecord(TraceRecordBase, tag="model_call", kw_only=True):
     token_fidelity: TokenFidelity = "none"
     tokens: TokenDelta | None = None
     request_id: str = ""
+    reasoning_history: str = ""
+    """The endpoint's `reasoning_history` policy (`keep`, `drop`, `last_only`, `inline`): whether the
+    reasoning of earlier assistant turns in `messages` was sent, or only recorded ("" in traces written
+    before it was)."""
 
 
 class ModelCallFailedRecord(TraceRecordBase, tag="model_call_failed", kw_only=True):

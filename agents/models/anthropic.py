@@ -15,7 +15,7 @@ import msgspec
 
 from repozero.agents.config import EndpointConfig
 from repozero.agents.models.budget import DEFAULT_MAX_TOKENS
-from repozero.agents.models.codec import USER_AGENT, BadResponse, Parsed, param, unset_or
+from repozero.agents.models.codec import USER_AGENT, BadResponse, Parsed, param, reasoning_kept, unset_or
 from repozero.agents.models.records import (
     Choice,
     FinishReason,
@@ -110,25 +110,26 @@ class AnthropicCodec:
     def _turns(self, messages: Sequence[Message]) -> list[dict[str, Any]]:
         """User and assistant turns; tool results join the user turn that follows the tool calls."""
         turns: list[dict[str, Any]] = []
-        for m in messages:
+        kept = reasoning_kept(messages, self.config.reasoning_history)
+        for i, m in enumerate(messages):
             if m.role == "system":
                 continue
             role = "assistant" if m.role == "assistant" else "user"
-            blocks = self._assistant_blocks(m) if role == "assistant" else _user_blocks(m)
+            blocks = self._assistant_blocks(m, i in kept) if role == "assistant" else _user_blocks(m)
             if turns and turns[-1]["role"] == role == "user":
                 turns[-1]["content"].extend(blocks)
             else:
                 turns.append({"role": role, "content": blocks})
         return turns
 
-    def _assistant_blocks(self, m: Message) -> list[dict[str, Any]]:
+    def _assistant_blocks(self, m: Message, with_reasoning: bool) -> list[dict[str, Any]]:
+        """Thinking goes back as the signed block it came in (Anthropic refuses unsigned thinking)."""
         blocks: list[dict[str, Any]] = []
         text = m.content
-        policy = self.config.reasoning_history
-        if m.reasoning and policy == "keep" and m.reasoning_signature:
-            blocks.append({"type": "thinking", "thinking": m.reasoning, "signature": m.reasoning_signature})
-        elif m.reasoning and policy == "inline":
+        if with_reasoning and self.config.reasoning_history == "inline":
             text = f"<think>\n{m.reasoning}\n</think>\n\n{text}"
+        elif with_reasoning and m.reasoning_signature:
+            blocks.append({"type": "thinking", "thinking": m.reasoning, "signature": m.reasoning_signature})
         if text:
             blocks.append({"type": "text", "text": text})
         for call in m.tool_calls:

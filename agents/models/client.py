@@ -303,6 +303,7 @@ class EndpointClient:
             request_id=parsed.request_id,
             params=sent,
             error=parsed.error,
+            reasoning_history=self.config.reasoning_history,
         )
 
     def _count_failure(self, call: _Call, retries: int, ledger: Ledger | None) -> None:

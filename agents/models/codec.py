@@ -11,7 +11,7 @@ from msgspec import UNSET
 from repozero.agents.models.records import Choice, Message, SamplingParams, ToolSpec, Usage
 from repozero.records import Record
 
-__all__ = ["USER_AGENT", "BadResponse", "Codec", "Parsed", "param", "unset_or"]
+__all__ = ["USER_AGENT", "BadResponse", "Codec", "Parsed", "param", "reasoning_kept", "unset_or"]
 
 USER_AGENT = "repozero-model-client/1"
 
@@ -48,6 +48,18 @@ class Codec(Protocol):
     def parse(self, body: bytes) -> Parsed:
         """The response body; raises `BadResponse` when it cannot be read."""
         ...
+
+
+def reasoning_kept(messages: Sequence[Message], policy: str) -> set[int]:
+    """Indexes of the assistant messages whose reasoning goes back to the server under `policy`
+    (`reasoning_history`): every one for `keep`/`inline`, the latest assistant turn for `last_only`."""
+    if policy == "drop":
+        return set()
+    turns = [i for i, m in enumerate(messages) if m.role == "assistant" and m.reasoning]
+    if policy != "last_only":
+        return set(turns)
+    last = max((i for i, m in enumerate(messages) if m.role == "assistant"), default=-1)
+    return {last} & set(turns)
 
 
 def unset_or(value: Any, default: Any) -> Any:

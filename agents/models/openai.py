@@ -16,7 +16,7 @@ import msgspec
 
 from repozero.agents.config import EndpointConfig
 from repozero.agents.models.budget import DEFAULT_MAX_TOKENS
-from repozero.agents.models.codec import USER_AGENT, BadResponse, Parsed, param, unset_or
+from repozero.agents.models.codec import USER_AGENT, BadResponse, Parsed, param, reasoning_kept, unset_or
 from repozero.agents.models.records import (
     Choice,
     FinishReason,
@@ -119,12 +119,17 @@ class OpenAICodec:
         if api_key:
             headers["authorization"] = f"Bearer {api_key}"
         self.headers = httpx.Headers(headers)
+        self.reasoning_field = config.reasoning_field or (
+            "reasoning" if config.flavor == "vllm" else "reasoning_content"
+        )
 
     def build(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec], params: SamplingParams
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         sent = self._sampling(params)
-        body: dict[str, Any] = {"model": self.config.model, "messages": [self._message(m) for m in messages]}
+        kept = reasoning_kept(messages, self.config.reasoning_history)
+        wire = [self._message(m, i in kept) for i, m in enumerate(messages)]
+        body: dict[str, Any] = {"model": self.config.model, "messages": wire}
         if tools:
             body["tools"] = [_tool(t) for t in tools]
             body["tool_choice"] = "auto"
@@ -152,14 +157,13 @@ class OpenAICodec:
             sent["stop"] = stop or []
         return sent
 
-    def _message(self, m: Message) -> dict[str, Any]:
+    def _message(self, m: Message, with_reasoning: bool) -> dict[str, Any]:
         out: dict[str, Any] = {"role": m.role, "content": m.content}
         if m.role == "assistant":
-            policy = self.config.reasoning_history
-            if m.reasoning and policy == "keep":
-                out[self.config.reasoning_field] = m.reasoning
-            elif m.reasoning and policy == "inline":
+            if with_reasoning and self.config.reasoning_history == "inline":
                 out["content"] = f"<think>\n{m.reasoning}\n</think>\n\n{m.content}"
+            elif with_reasoning:
+                out[self.reasoning_field] = m.reasoning
             if m.tool_calls:
                 out["tool_calls"] = [
                     {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
@@ -189,7 +193,7 @@ class OpenAICodec:
 
     def _choice(self, c: _Choice) -> Choice:
         wire = c.message or _Message()
-        content, reasoning = wire.content or "", wire.reasoning_content or wire.reasoning
+        content, reasoning = wire.content or "", wire.reasoning or wire.reasoning_content
         if self.config.split_think_tags and reasoning is None and (found := _THINK.match(content)):
             reasoning, content = found.group(1).strip(), content[found.end() :]
         calls = [_tool_call(t) for t in wire.tool_calls or []]

@@ -147,6 +147,8 @@ class ModelResponse(Record, kw_only=True):
     """Everything sent besides model, messages and tools: sampling parameters and `extra_body`."""
     error: str | None = None
     """The server's message when the outcome is `context_length`."""
+    reasoning_history: str = ""
+    """The endpoint's `reasoning_history`: which earlier reasoning the request carried (for traces)."""
 
     @property
     def message(self) -> Message:

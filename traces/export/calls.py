@@ -39,6 +39,7 @@ class _MessagesOnly:
             replica=rec.replica, messages=messages, tools=tools, params=rec.params, response=rec.response,  # type: ignore[arg-type]
             finish_reason=rec.finish_reason, usage=rec.usage, timing=rec.timing, retries=rec.retries,
             token_fidelity=rec.token_fidelity, tokens=None, request_id=rec.request_id,
+            reasoning_history=rec.reasoning_history,
         )  # fmt: skip
 
     def drop_conversation(self, episode_id: str, conversation_id: str) -> None:
