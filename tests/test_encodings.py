@@ -28,6 +28,7 @@ from repozero.config import load_config
 from repozero.datasets import import_repozero, load_dataset
 from repozero.errors import ConfigError, DatasetError, UsageError
 from repozero.traces import TraceConfig, TraceFormatError, TraceReader, TraceWriter
+from repozero.traces.blobs import BlobStore
 from repozero.traces.export.source import open_runs
 from repozero.traces.frames import compressor
 from repozero.traces.synthetic import episode_events
@@ -317,3 +318,19 @@ def test_run_manifest_read_by_export(kind: str, trace_dir: Path, capsys: pytest.
         return
     expect_rejected(code, err, data, manifest, offset)
     assert not out.exists()
+
+
+@pytest.mark.parametrize("kind", VARIANTS)
+def test_text_blob(kind: str, tmp_path: Path) -> None:
+    """A blob that a text field references must be UTF-8 (its hash checks out: it is what was written)."""
+    data, offset = variant("démo ✓\n" * 2, kind)
+    store = BlobStore(tmp_path / "blobs")
+    ref = store.put(data)
+    store.write_pending()
+    if kind in ("utf8_bom", "nul"):  # U+FEFF and U+0000 are text (a command may print NUL): kept as written
+        assert BlobStore(tmp_path / "blobs").text(ref) == data.decode()
+        return
+    offset = 0 if offset is None else offset
+    with pytest.raises(TraceFormatError) as caught:
+        BlobStore(tmp_path / "blobs").text(ref)
+    assert str(caught.value).startswith(f"{store.path(ref.sha256)}, decompressed {position(data, offset)}")
