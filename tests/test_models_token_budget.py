@@ -8,6 +8,7 @@ that does not fit is the `context_length` outcome.
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -24,7 +25,14 @@ from repozero.agents.models import EndpointClient, HttpPool, Message, ModelSessi
 from repozero.agents.models.budget import DEFAULT_MAX_TOKENS, TokenBudget, read_limit
 from repozero.agents.models.check import check_endpoints
 from repozero.agents.models.errors import ModelConfigError
+from repozero.agents.scaffolds import AgentLimits
+from repozero.config import load_config
+from repozero.datasets import load_dataset
 from repozero.errors import ConfigError
+from repozero.oracle.grading import GradingPolicy
+from repozero.orchestrator.single import run_coder_once
+from repozero.sandbox import LocalBackend
+from repozero.wiring import open_model
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"
 HEADER = "<!-- repozero: sample=fx-slug role=coder scaffold=bash -->\nPort the program."
@@ -231,3 +239,25 @@ async def test_a_session_passes_what_its_conversation_holds() -> None:
         session: ModelSession = client.session()
         response = await session.complete(_first())
     assert session.used == response.usage.prompt_tokens + response.usage.completion_tokens > 0
+
+
+@pytest.mark.anyio
+async def test_an_agent_on_a_server_smaller_than_the_default_max_tokens_still_solves_its_sample() -> None:
+    """The symptom: against `--max-model-len` below 8192 every call was refused and read as a full context,
+    so the agent ended at step 1 with `context_limit` and 0 tokens."""
+    dataset = load_dataset(FIXTURE)
+    with anyio.fail_after(60):
+        async with open_model(load_config(), "fake:gold", dataset, max_model_len=8000) as provider:
+            result, grade, out = await run_coder_once(
+                provider,
+                LocalBackend(),
+                dataset,
+                "fx-slug",
+                scaffold="bash",
+                limits=AgentLimits(),
+                policy=GradingPolicy(timeout_s=5.0),
+            )
+    shutil.rmtree(out)
+    assert (result.exit_status, result.error) == ("submitted", "")
+    assert result.steps > 1 and result.completion_tokens > 0
+    assert grade.passed
