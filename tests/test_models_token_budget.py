@@ -25,6 +25,8 @@ from repozero.agents.models import EndpointClient, HttpPool, Message, ModelSessi
 from repozero.agents.models.budget import DEFAULT_MAX_TOKENS, TokenBudget, read_limit
 from repozero.agents.models.check import check_endpoints
 from repozero.agents.models.errors import ModelConfigError
+from repozero.agents.models.http import HttpReply
+from repozero.agents.models.retry import classify
 from repozero.agents.scaffolds import AgentLimits
 from repozero.config import load_config
 from repozero.datasets import load_dataset
@@ -183,6 +185,16 @@ REFUSALS = [
         True,
     ),
 ]
+
+
+def test_a_proxy_passing_the_refusal_on_as_a_500_is_still_about_max_tokens() -> None:
+    wrapped = (
+        "litellm.InternalServerError: OpenAIException - max_completion_tokens=300000 cannot be greater than "
+        "max_model_len=max_total_tokens=262144. Please request fewer output tokens."
+    )
+    body = msgspec.json.encode({"error": {"message": wrapped, "code": "500"}})
+    assert classify(HttpReply(status=500, body=body)) == "max_tokens"
+    assert classify(HttpReply(status=500, body=b'{"error": {"message": "CUDA out of memory"}}')) == "server"
 
 
 @pytest.mark.parametrize(("detail", "numbers", "budget_too_big"), REFUSALS)

@@ -40,15 +40,14 @@ def classify(reply: HttpReply) -> Verdict:
         return "ok"
     if status in (429, 529):  # 529: Anthropic's "overloaded"
         return "rate_limit"
+    detail = error_detail(reply.body) if status in (400, 413, 422, 500) else ""
+    limit = read_limit(detail) if detail else None
+    if limit is not None and limit.budget_too_big:
+        return "max_tokens"  # also a 500: proxies (LiteLLM) pass vLLM's refusal on as an internal error
     if status >= 500 or status == 408:
         return "server"
-    if status in (400, 413, 422):
-        detail = error_detail(reply.body)
-        limit = read_limit(detail)
-        if limit is not None and limit.budget_too_big:
-            return "max_tokens"
-        if limit is not None or _CONTEXT.search(detail):
-            return "context_length"
+    if status in (400, 413, 422) and (limit is not None or _CONTEXT.search(detail)):
+        return "context_length"
     return "refused"
 
 
