@@ -1,7 +1,7 @@
 """Static cheat checks on a target repository: the rules are enforced by the grader, not just prompted.
 
-A target must use no external packages and call no other program. Static flags (this module) catch what
-is written down; the runtime side (Node's permission model, no other interpreter in the sandbox) catches
+A target must use no external packages and call no other program. Static flags (this module, and
+`rust_cheats` for Cargo projects) catch what is written down; the runtime side (Node's permission model, no other interpreter in the sandbox) catches
 what is computed at run time and is read back from the run by `runtime_flags`.
 """
 
@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+
+from repozero.oracle.rust_cheats import cargo_config_flag, scan_cargo_toml, scan_rust
 
 __all__ = ["NODE_BUILTINS", "runtime_flags", "scan_target", "strip_js_comments"]
 
@@ -49,7 +51,6 @@ _PROCESS_HOOKS = re.compile(r"""\bprocess\s*(?:\.\s*|\[\s*['"])(binding|_linkedB
 _OUTSIDE_PATH = re.compile(
     r"""['"`](/(?:etc|usr|bin|sbin|lib|home|root|proc|sys|tmp|var|opt|srv|mnt|work|dev)(?:/[^'"`\s]*)?)['"`]"""
 )
-_RUST_SPAWN = re.compile(r"\b(?:std::)?process::Command\b|\blibloading\b|\bextern\s+\"C\"")
 _MAX_FILE = 2 << 20
 
 
@@ -121,29 +122,35 @@ def _scan_file(root: Path, path: Path) -> list[str]:
         return [f"lockfile:{rel}"]
     if path.name == "package.json":
         return _scan_package_json(path)
-    if path.name == "Cargo.toml" and re.search(
-        r"^\[(?:.*\.)?dependencies\]\s*\n\s*\w", path.read_text(errors="replace"), re.M
-    ):
-        return [f"external_dependency:{rel}"]
+    if path.name == "Cargo.toml":
+        return scan_cargo_toml(root, path)
+    if path.parent.name == ".cargo":
+        return cargo_config_flag(root, path)
     if path.stat().st_size > _MAX_FILE:
         return []
     if path.suffix in _JS_SUFFIXES:
         return _scan_js(path.read_text(encoding="utf-8", errors="replace"))
     if path.suffix == ".rs":
-        return ["spawn_or_ffi"] if _RUST_SPAWN.search(path.read_text(errors="replace")) else []
+        return scan_rust(root, path, path.read_text(encoding="utf-8", errors="replace"))
     return []
 
 
 def scan_target(root: Path) -> list[str]:
-    """Sorted, de-duplicated cheat flags for the target repository at `root`."""
+    """Sorted, de-duplicated cheat flags for the target repository at `root`.
+
+    A Cargo project's `target/` (build output, rebuilt by the grader from the sources) is not scanned.
+    """
     flags: set[str] = set()
+    cargo = (root / "Cargo.toml").is_file()
     for path in root.rglob("*"):
+        rel_parts = path.relative_to(root).parts
+        if cargo and rel_parts[0] == "target":
+            continue
         if path.is_symlink():
             target = path.resolve()
             if not target.is_relative_to(root.resolve()):
                 flags.add(f"outside_symlink:{path.relative_to(root).as_posix()}")
             continue
-        rel_parts = path.relative_to(root).parts
         if path.is_dir():
             if path.name in {"node_modules", "vendor"} and len(rel_parts) >= 1:
                 flags.add(f"{path.name}:{'/'.join(rel_parts)}")

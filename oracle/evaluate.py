@@ -10,12 +10,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import anyio
+import msgspec
 import structlog
 
 from repozero.datasets import Case, Dataset, Sample
 from repozero.errors import SandboxError
 from repozero.oracle.grading import (
     GRADER_VERSION,
+    CaseOutput,
     GradingPolicy,
     SampleGrade,
     grade_in_sandbox,
@@ -23,10 +25,14 @@ from repozero.oracle.grading import (
     inspect_target,
     no_executable_grade,
 )
+from repozero.oracle.targets import build_target, runnable, toolchain_for
 from repozero.records import Record
 from repozero.sandbox import SandboxBackend, SandboxSpec
 
-__all__ = ["EvalSummary", "GradeJob", "grade_many", "grade_one", "summarise"]
+__all__ = ["EvalSummary", "GradeJob", "grade_many", "grade_one", "summarise", "toolchain_for"]
+
+BUILD_FAILED = 101
+"""The exit status a failed build's feedback shows (cargo's own for a compile error)."""
 
 log = structlog.get_logger()
 
@@ -46,29 +52,28 @@ class EvalSummary(Record, kw_only=True):
     grader_version: str = GRADER_VERSION
 
 
-def toolchain_for(sample: Sample) -> str:
-    return {"javascript": "node", "rust": "rust"}[sample.target.language]
-
-
 async def grade_one(
     backend: SandboxBackend, job: GradeJob, policy: GradingPolicy, *, run_id: str = "eval"
 ) -> SampleGrade:
     """Grade one target in a fresh sandbox; a broken sandbox is an infra error, never the model's failure.
 
-    A target with no entry point is graded without opening a sandbox at all.
+    A target with no entry point is graded without opening a sandbox at all; one that needs a build (Rust)
+    is built there first (cached by content) and a build failure is `no_executable`.
     """
-    flags, runnable = await anyio.to_thread.run_sync(
-        inspect_target, Path(job.target_dir), job.sample.target.entry
-    )
-    if not runnable:
+    target_dir = Path(job.target_dir)
+    flags, found = await anyio.to_thread.run_sync(inspect_target, target_dir, job.sample.target.entry)
+    if not runnable(job.sample, target_dir, found):
         return no_executable_grade(job.sample, job.cases, flags)
     spec = SandboxSpec(
         toolchain=toolchain_for(job.sample), run_id=run_id, sample=job.sample.id, role="grader"
     )
     try:
         async with backend.open(spec) as sandbox:
+            built = await build_target(sandbox, job.sample, target_dir)
+            if built.error is not None:
+                return build_failed_grade(job, flags, built.error)
             return await grade_in_sandbox(
-                sandbox, job.sample, job.cases, Path(job.target_dir), policy, visible_ids=job.visible_ids
+                sandbox, job.sample, job.cases, Path(built.dir), policy, visible_ids=job.visible_ids
             )
     except SandboxError as exc:
         log.warning("grade_sandbox_failed", sample=job.sample.id, error=str(exc))
@@ -95,6 +100,17 @@ async def grade_many(
         for index, job in enumerate(jobs):
             tg.start_soon(worker, index, job)
     return [g for g in grades if g is not None]
+
+
+def build_failed_grade(job: GradeJob, flags: list[str], error: str) -> SampleGrade:
+    """`no_executable`, with the compiler's errors as the stderr of every visible case (the coder's feedback)."""
+    grade = no_executable_grade(job.sample, job.cases, flags)
+    outputs = [
+        CaseOutput(id=c.id, stdout=b"", stderr=error.encode(), exit_code=BUILD_FAILED)
+        for c in job.cases
+        if c.id in job.visible_ids
+    ]
+    return msgspec.structs.replace(grade, outputs=outputs)
 
 
 def summarise(grades: Sequence[SampleGrade]) -> EvalSummary:

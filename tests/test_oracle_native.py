@@ -1,6 +1,6 @@
 """C/C++ sources in the Oracle: real gcc/g++, a real Debian library, the determinism filter on native code.
 
-Needs `libcjson-dev` and `libhowardhinnant-date-dev` (scripts/setup.d/15-c2rust.sh installs them).
+Needs `libcjson-dev` and `libhowardhinnant-date-dev` (scripts/setup.d/05-c2rust.sh installs them).
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def setting(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[OracleConfig, SandboxConfig, Path]:
     if shutil.which("g++") is None or not Path("/usr/include/cjson/cJSON.h").is_file():
-        pytest.skip("needs g++ and libcjson-dev (scripts/setup.d/15-c2rust.sh)")
+        pytest.skip("needs g++ and libcjson-dev (scripts/setup.d/05-c2rust.sh)")
     root = tmp_path_factory.mktemp(f"native-{request.param}")
     config = OracleConfig(isolation=request.param, cache_dir=str(root / "cache"), cache=False, servers=6)
     return config, SandboxConfig(local_root=str(root / "sbx")), root

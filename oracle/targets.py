@@ -1,0 +1,153 @@
+"""What the grader knows per target language: its sandbox toolchain, when a target can run at all, and the
+build that turns a target tree into what runs (nothing for JavaScript; `cargo build` for Rust).
+
+A Rust target is a Cargo project at the target root; its entry point is a binary under `target/release/`.
+The grader builds it with `cargo build --release --offline` in the grading sandbox (the pinned toolchain,
+no network), from a copy of the tree without `target/` or `.git` — a binary or a build fingerprint the
+agent left there is never trusted — and caches the result by the tree's content hash under
+`<cache>/grader/rust/<hash>/`: the sources plus the built entry binary, or the compiler's first errors.
+The same tree is never built twice; a build failure is `no_executable`, its errors fed back on every
+visible case.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+
+import anyio
+
+from repozero.datasets import Sample
+from repozero.log import get_logger
+from repozero.oracle.config import OracleConfig, cache_root
+from repozero.records import Record
+from repozero.sandbox import Sandbox
+
+__all__ = ["BUILD_TIMEOUT_S", "Built", "build_target", "runnable", "toolchain_for", "tree_hash"]
+
+log = get_logger(__name__)
+
+TOOLCHAINS = {"javascript": "node", "rust": "rust"}
+BUILD_TIMEOUT_S = 300.0
+_IGNORED = frozenset({"target", ".git"})
+"""Top-level entries of a Cargo tree that are not sources."""
+_ERROR_LINES = 40
+_ERROR_CHARS = 6000
+
+
+class Built(Record, kw_only=True):
+    """A target ready to grade: the host folder to put into the sandbox, or why there is none."""
+
+    dir: str
+    error: str | None = None
+
+
+def toolchain_for(sample: Sample) -> str:
+    """The sandbox toolchain (and Docker image) a sample's target runs with."""
+    return TOOLCHAINS[sample.target.language]
+
+
+def runnable(sample: Sample, target_dir: Path, script_found: bool) -> bool:
+    """Whether there is anything to run: a Cargo.toml at the root for Rust, the entry script otherwise."""
+    if sample.target.language == "rust":
+        return (target_dir / "Cargo.toml").is_file()
+    return script_found
+
+
+def build_root() -> Path:
+    return cache_root(OracleConfig()) / "grader" / "rust"
+
+
+def _ignored(folder: str, names: list[str], root: str) -> set[str]:
+    return set(_IGNORED.intersection(names)) if folder == root else set()
+
+
+def _entry_digest(path: Path, rel: str) -> bytes:
+    if path.is_symlink():
+        return f"L {rel}\0{os.readlink(path)}\n".encode()
+    if path.is_dir():
+        return f"D {rel}\n".encode()
+    mode = "x" if path.stat().st_mode & stat.S_IXUSR else "f"
+    return f"{mode} {rel}\0".encode() + hashlib.sha256(path.read_bytes()).digest()
+
+
+def tree_hash(root: Path) -> str:
+    """sha256 over the source tree (paths, executable bits, bytes, symlink targets), `target/` and `.git` out."""
+    digest = hashlib.sha256()
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(set(dirs) - _ignored(folder, dirs, str(root)))
+        for name in sorted([*files, *dirs]):
+            path = Path(folder) / name
+            digest.update(_entry_digest(path, path.relative_to(root).as_posix()))
+    return digest.hexdigest()
+
+
+def _first_errors(stderr: bytes) -> str:
+    """The compiler's first errors: from the first `error` line on, bounded."""
+    lines = stderr.decode(errors="replace").splitlines()
+    start = next((i for i, line in enumerate(lines) if line.lstrip().startswith("error")), 0)
+    return "\n".join(lines[start : start + _ERROR_LINES])[:_ERROR_CHARS]
+
+
+async def build_target(sandbox: Sandbox, sample: Sample, target_dir: Path) -> Built:
+    """The folder to grade from; for Rust, built once per tree content (in `sandbox` on a cache miss)."""
+    if sample.target.language != "rust":
+        return Built(dir=str(target_dir))
+    key = await anyio.to_thread.run_sync(tree_hash, target_dir)
+    final = build_root() / key
+    cached = _cached(final)
+    if cached is not None:
+        log.debug("rust_build_cached", sample=sample.id, tree=key[:16])
+        return cached
+    final.parent.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(dir=final.parent, prefix=".stage-"))
+    try:
+        tree, root = stage / "tree", str(target_dir)
+        shutil.copytree(target_dir, tree, symlinks=True, ignore=lambda d, n: _ignored(d, n, root))
+        error = await _cargo_build(sandbox, sample, tree)
+        (stage / "build.json").write_text(json.dumps({"error": error}))
+        os.chmod(stage, 0o755)
+        try:
+            os.rename(stage, final)
+        except OSError:
+            if _cached(final) is None:
+                raise
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    log.info("rust_built", sample=sample.id, tree=key[:16], ok=error is None)
+    built = _cached(final)
+    assert built is not None
+    return built
+
+
+def _cached(final: Path) -> Built | None:
+    try:
+        record = json.loads((final / "build.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return Built(dir=str(final / "tree"), error=record.get("error"))
+
+
+async def _cargo_build(sandbox: Sandbox, sample: Sample, tree: Path) -> str | None:
+    """Build in the sandbox's workdir; copy the entry binary back into `tree`. The error text, or None."""
+    entry = sample.target.entry[0]
+    await sandbox.put_tree(tree, sandbox.workdir)
+    argv = ["env", "CARGO_TERM_COLOR=never", "cargo", "build", "--release", "--offline"]
+    result = await sandbox.exec(argv, timeout_s=BUILD_TIMEOUT_S)
+    if result.timed_out:
+        return f"cargo build --release --offline did not finish within {BUILD_TIMEOUT_S:g} s"
+    if result.exit_code != 0:
+        return _first_errors(result.stderr) or f"cargo build exited {result.exit_code}"
+    check = await sandbox.exec(["test", "-f", entry], timeout_s=30)
+    if check.exit_code != 0:
+        return f"cargo build succeeded but made no {entry} (the sample's entry point)"
+    binary = tree / entry
+    binary.parent.mkdir(parents=True, exist_ok=True)
+    binary.write_bytes(await sandbox.read_file(f"{sandbox.workdir}/{entry}"))
+    binary.chmod(0o755)
+    return None
