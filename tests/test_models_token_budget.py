@@ -85,10 +85,16 @@ async def test_a_configured_max_tokens_above_the_context_is_a_config_error(
     async with client_for(api, max_tokens=4096) as client:
         with pytest.raises(ModelConfigError) as caught:
             await client.session().complete(_first())
+        with pytest.raises(ModelConfigError) as again:  # known now: refused without asking the server
+            await client.session().complete(_first())
+        health = (
+            await client.pool.client.get(client.replicas.replicas[0].url.removesuffix("/v1") + "/health")
+        ).json()
     message = str(caught.value)
     assert "params.max_tokens = 4096" in message and str(CONTEXT) in message
     assert isinstance(caught.value, ConfigError) and caught.value.exit_code == 2
-    assert client.totals().failed_calls == 1
+    assert str(again.value) == message
+    assert client.totals().failed_calls == 2 and health["requests"] == 1
 
 
 @pytest.mark.anyio

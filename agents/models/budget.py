@@ -135,6 +135,13 @@ class TokenBudget:
             caps.append((self.context - used) // 2)
         return max(1, min(caps))
 
+    def check(self, configured: int) -> None:
+        """Refuse, without asking the server again, a configured `max_tokens` it has already refused."""
+        cap = self.output if self.output is not None else self.context
+        if cap is not None and configured > cap:
+            known = TokenLimit(context=self.context, output=self.output, requested=configured)
+            raise ModelConfigError(self.endpoint, _too_big(configured, known))
+
     def refit(self, limit: TokenLimit, sent: int, explicit: bool) -> int | None:
         """The `max_tokens` to retry with after `limit` refused `sent`; None: the prompt itself is too
         long (a context-length outcome). Raises `ModelConfigError` when a configured value can never fit.

@@ -24,7 +24,7 @@ from repozero.agents.models.adaptive import AdaptiveLimiter
 from repozero.agents.models.anthropic import AnthropicCodec
 from repozero.agents.models.budget import MAX_REFITS, TokenBudget, TokenLimit, explain_overflow, read_limit
 from repozero.agents.models.codec import BadResponse, Codec, Parsed
-from repozero.agents.models.errors import ModelRequestError, ModelUnavailableError
+from repozero.agents.models.errors import ModelConfigError, ModelRequestError, ModelUnavailableError
 from repozero.agents.models.http import HttpPool, HttpReply
 from repozero.agents.models.openai import OpenAICodec
 from repozero.agents.models.pricing import Ledger, check_prices, cost_of, price_on
@@ -135,7 +135,9 @@ class EndpointClient:
         """
         resolved = params.over(self._defaults) if params else self._defaults
         explicit = resolved.max_tokens is not UNSET
-        if not explicit:
+        if explicit:
+            self._check_max_tokens(int(resolved.max_tokens), ledger)  # type: ignore[arg-type]
+        else:
             resolved = msgspec.structs.replace(resolved, max_tokens=self.budget.default(used))
         body, sent = self.codec.build(messages, tools, resolved)
         payload = _encode(body)
@@ -169,6 +171,13 @@ class EndpointClient:
             if ledger is not None:
                 ledger.add(response)
             return response
+
+    def _check_max_tokens(self, configured: int, ledger: Ledger | None) -> None:
+        try:
+            self.budget.check(configured)
+        except ModelConfigError:
+            self._count_failure(_Call(), 0, ledger)
+            raise
 
     def _refit(self, too_many: _TooMany, params: SamplingParams, explicit: bool, refits: int) -> int | Parsed:
         """A smaller `max_tokens` to retry with, or the context-length outcome; raises `ModelConfigError`
