@@ -30,7 +30,8 @@ async def read_url(process: Process) -> str:
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 async def test_serve_prints_the_url_answers_and_stops_on_signal(signum: signal.Signals) -> None:
     with anyio.fail_after(30):
-        async with await anyio.open_process([*SERVE, "--policy", "never", "--seed", "1"]) as process:
+        flags = ["--policy", "never", "--seed", "1", "--max-model-len", "4096", "--reasoning", "reasoning"]
+        async with await anyio.open_process([*SERVE, *flags]) as process:
             url = await read_url(process)
             assert url.startswith("http://127.0.0.1:")
             async with httpx.AsyncClient(base_url=url) as client:
@@ -39,8 +40,9 @@ async def test_serve_prints_the_url_answers_and_stops_on_signal(signum: signal.S
                 body = {"messages": [{"role": "user", "content": "<!-- repozero: sample=fx-slug -->"}]}
                 answer = (await client.post("/chat/completions", json=body)).json()
             assert health["policy"] == "never" and health["dataset"] == "fakellm-fixture"
-            assert models["data"][0]["id"] == "fake:never"
+            assert (models["data"][0]["id"], models["data"][0]["max_model_len"]) == ("fake:never", 4096)
             assert "pwd && ls -la" in answer["choices"][0]["message"]["content"]
+            assert answer["choices"][0]["message"]["reasoning"].startswith("Turn 1:")
             process.send_signal(signum)
             assert await process.wait() == 0
 
@@ -54,6 +56,8 @@ async def test_serve_prints_the_url_answers_and_stops_on_signal(signum: signal.S
         (["--policy", "replay:/nonexistent/replay.jsonl"], "/nonexistent/replay.jsonl"),
         (["--latency-jitter", "gauss:3"], "--latency-jitter"),
         (["--dataset", "/nonexistent"], "/nonexistent: not a dataset folder"),
+        (["--max-model-len", "0"], "--max-model-len: expected a positive integer"),
+        (["--reasoning", "thoughts"], "--reasoning: invalid choice"),
     ],
 )
 def test_bad_input_exits_2_naming_the_flag_or_file(flags: list[str], message: str) -> None:
