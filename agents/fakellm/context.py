@@ -24,7 +24,7 @@ def refusal(chat: ChatRequest, prompt_tokens: int, max_model_len: int) -> str | 
             f"{max_model_len}. Please request fewer output tokens."
         )
     output = asked or 0
-    if prompt_tokens + output <= max_model_len:
+    if prompt_tokens + output <= max_model_len and prompt_tokens < max_model_len:
         return None
     counted = max_model_len - output + 1  # where vLLM stops counting: the prompt is "at least" this long
     return (
