@@ -113,7 +113,7 @@ class TokenBudget:
     def __init__(self, endpoint: str) -> None:
         self.endpoint = endpoint
         self.context: int | None = None
-        """The server's context (`max_model_len`), once a refusal or `/v1/models` said it."""
+        """The server's context (`max_model_len`), once a refusal said it."""
         self.output: int | None = None
 
     def learn(self, limit: TokenLimit) -> None:
