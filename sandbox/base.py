@@ -66,6 +66,8 @@ class CaseRun(Record, kw_only=True):
     timed_out: bool = False
     truncated: bool = False
     oom: bool = False
+    not_run: bool = False
+    """The driver never ran it, or dropped its record: the batch stopped after consecutive timeouts."""
 
 
 class SandboxSpec(Record, kw_only=True):
@@ -148,8 +150,14 @@ class Sandbox(Protocol):
         timeout_s: float,
         output_cap: int = DEFAULT_OUTPUT_CAP,
         cwd: str | None = None,
+        stop_after_timeouts: int = 0,
     ) -> list[CaseRun]:
-        """Run every case through the in-sandbox batch driver: one round trip for the whole batch."""
+        """Run every case through the in-sandbox batch driver: one round trip for the whole batch.
+
+        Cases may run concurrently (up to the sandbox's CPU quota); the runs are those of a one-at-a-time
+        run in case order. `stop_after_timeouts` K > 0: once K consecutive cases (in case order) timed
+        out, every later case comes back `not_run`.
+        """
         ...
 
     async def open_process(

@@ -8,9 +8,10 @@ the driver's stdout into one `CaseRun` per case with `parse_records`. The driver
 from __future__ import annotations
 
 import io
+import math
 import re
 import tarfile
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 from repozero.errors import SandboxError
@@ -20,12 +21,15 @@ __all__ = [
     "DRIVER_PATH",
     "OOM_MARKERS",
     "backstop_s",
+    "case_jobs",
     "driver_argv",
     "driver_text",
     "looks_oom",
     "pack_batch",
     "parse_records",
+    "rerun_oom_alone",
     "stdout_budget",
+    "timeout_threshold_ns",
 ]
 
 DRIVER_PATH = Path(__file__).parent / "drivers" / "batch.sh"
@@ -40,6 +44,7 @@ OOM_MARKERS = (
     b"memory allocation of",
 )
 _HEADER = re.compile(rb"case (\d+) (-?\d+) (\d+) (\d+) (\d+)\n")
+_SKIP = re.compile(rb"skip (\d+)\n")
 _DONE = re.compile(rb"done (\d+)\n")
 _driver_text: str | None = None
 
@@ -55,10 +60,31 @@ def _seconds(value: float) -> str:
     return f"{value:.3f}".rstrip("0").rstrip(".")
 
 
+def timeout_threshold_ns(timeout_s: float) -> int:
+    """Wall time from which an exit of 124/137 is a timeout, not the program's own exit code.
+
+    `timeout` exits 124 after TERM and 137 after KILL; a program exiting 124 by itself is told apart by
+    time. The driver applies the same integer rule when it counts consecutive timeouts (`-w`).
+    """
+    return math.ceil(timeout_s * 0.98 * 1e9)
+
+
 def driver_argv(
-    *, timeout_s: float, output_cap: int, stderr_cap: int, kill_after_s: float, cwd: str, kill_strays: bool
+    *,
+    timeout_s: float,
+    output_cap: int,
+    stderr_cap: int,
+    kill_after_s: float,
+    cwd: str,
+    kill_strays: bool,
+    jobs: int = 1,
+    stop_after_timeouts: int = 0,
 ) -> list[str]:
-    """`sh -c <driver> batch -t ...`: the argv of the one exec that runs a batch."""
+    """`sh -c <driver> batch -t ...`: the argv of the one exec that runs a batch.
+
+    `jobs`: cases run at once inside the sandbox. `stop_after_timeouts` (K > 0): after K consecutive
+    timeouts in case order, the driver reports every later case as not run.
+    """
     argv = [
         "sh",
         "-c",
@@ -69,8 +95,38 @@ def driver_argv(
         "-k",
         _seconds(kill_after_s),
     ]
-    argv += ["-o", str(output_cap), "-e", str(stderr_cap), "-C", cwd]
+    argv += ["-o", str(output_cap), "-e", str(stderr_cap), "-C", cwd, "-j", str(max(1, jobs))]
+    if stop_after_timeouts > 0:
+        argv += ["-s", str(stop_after_timeouts), "-w", str(timeout_threshold_ns(timeout_s))]
     return [*argv, "-K"] if kill_strays else argv
+
+
+def case_jobs(configured: int, cpu_quota: float) -> int:
+    """Cases a batch runs at once: the sandbox's CPU quota in whole cores (at least 1), or fewer if
+    configured (`sandbox.case_parallelism`; 0 = the quota). Never more than the quota: a CPU-bound correct
+    program must not be slowed into a timeout by its own batch."""
+    quota = max(1, math.floor(cpu_quota))
+    return quota if configured <= 0 else min(configured, quota)
+
+
+RunBatch = Callable[[Sequence[CaseInput], int, int], Awaitable[list[CaseRun]]]
+"""One batch through the driver: (cases, jobs, stop_after_timeouts) -> one run per case."""
+
+
+async def rerun_oom_alone(
+    run_batch: RunBatch, cases: Sequence[CaseInput], *, jobs: int, stop_after_timeouts: int
+) -> list[CaseRun]:
+    """Run a batch `jobs` at a time; a case that died of memory beside others runs again alone.
+
+    Concurrent cases share the sandbox's memory cap, so an OOM death there may be the neighbours' doing;
+    alone it gets the whole cap, as in a one-at-a-time run.
+    """
+    runs = await run_batch(cases, jobs, stop_after_timeouts)
+    again = [i for i, run in enumerate(runs) if run.oom] if jobs > 1 else []
+    if again:
+        for i, run in zip(again, await run_batch([cases[i] for i in again], 1, 0), strict=True):
+            runs[i] = run
+    return runs
 
 
 def _add(tar: tarfile.TarFile, name: str, data: bytes) -> None:
@@ -120,9 +176,8 @@ def looks_oom(exit_code: int, stderr: bytes, timed_out: bool) -> bool:
     return any(marker in stderr for marker in OOM_MARKERS)
 
 
-def _timed_out(exit_code: int, wall_s: float, timeout_s: float) -> bool:
-    # `timeout` exits 124 after TERM, 137 after KILL; a program exiting 124 on its own is told apart by time.
-    return exit_code in (124, 137) and wall_s >= timeout_s * 0.98
+def _timed_out(exit_code: int, wall_ns: int, timeout_s: float) -> bool:
+    return exit_code in (124, 137) and wall_ns >= timeout_threshold_ns(timeout_s)
 
 
 def parse_records(
@@ -137,10 +192,16 @@ def parse_records(
     """One `CaseRun` per case from the driver's stdout; a broken batch is a `SandboxError`.
 
     `oom_killed`: the backend saw an OOM kill during the batch (cgroup counter); a case that died by
-    SIGKILL before its time is then an OOM death.
+    SIGKILL before its time is then an OOM death. A case the driver skipped (it stopped after consecutive
+    timeouts) comes back with `not_run` set and nothing else.
     """
     data, at, runs = result.stdout, 0, []
     for i, case in enumerate(cases):
+        skip = _SKIP.match(data, at)
+        if skip is not None and int(skip.group(1)) == i:
+            at = skip.end()
+            runs.append(CaseRun(id=case.id, stdout=b"", stderr=b"", exit_code=0, wall_s=0.0, not_run=True))
+            continue
         head = _HEADER.match(data, at)
         if head is None or int(head.group(1)) != i:
             raise _broken(result, f"no record for case {i} ({case.id})")
@@ -151,7 +212,7 @@ def parse_records(
         stdout, stderr = data[at : at + out_len], data[at + out_len : at + out_len + err_len]
         at += out_len + err_len
         wall_s = wall_ns / 1e9
-        timed_out = _timed_out(code, wall_s, timeout_s)
+        timed_out = _timed_out(code, wall_ns, timeout_s)
         oom = looks_oom(code, stderr, timed_out) or (oom_killed and code == 137 and not timed_out)
         run = CaseRun(
             id=case.id, stdout=stdout[:output_cap], stderr=stderr[:stderr_cap], exit_code=code, wall_s=wall_s,

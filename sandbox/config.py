@@ -26,6 +26,9 @@ class SandboxConfig(Record, kw_only=True):
     """Size of the tmpfs holding a sandbox's work dir, /tmp and HOME."""
     case_kill_after_s: float = 0.5
     """Grace between TERM and KILL for a case past its timeout (`timeout -k` in the batch driver)."""
+    case_parallelism: int = 0
+    """Cases of one batch run at once inside a grading sandbox, never more than its CPU quota in whole
+    cores (Docker: `docker_cpus`; local: the host's CPUs). 0: the quota; 1: one case at a time."""
 
     # --- local backend (sandbox/local.py; docs/sandbox.md) ----------------------------------------
     local_isolation: Literal["auto", "bwrap", "plain"] = "auto"

@@ -27,7 +27,15 @@ from repozero.sandbox.base import (
     SandboxProcess,
     SandboxSpec,
 )
-from repozero.sandbox.batch import backstop_s, driver_argv, pack_batch, parse_records, stdout_budget
+from repozero.sandbox.batch import (
+    backstop_s,
+    case_jobs,
+    driver_argv,
+    pack_batch,
+    parse_records,
+    rerun_oom_alone,
+    stdout_budget,
+)
 from repozero.sandbox.docker_client import DockerClient
 from repozero.sandbox.docker_container import SANDBOX_USER, WORKDIR, DockerContainer
 from repozero.sandbox.docker_exec import DockerExecProcess, run_command
@@ -153,14 +161,30 @@ class DockerSandbox:
         timeout_s: float,
         output_cap: int = DEFAULT_OUTPUT_CAP,
         cwd: str | None = None,
+        stop_after_timeouts: int = 0,
     ) -> list[CaseRun]:
-        """Every case through the batch driver in one exec (per-case `timeout -k` inside the container)."""
+        """Every case through the batch driver in one exec (per-case `timeout -k` inside the container),
+        as many at once as the container's CPU quota (`docker_cpus`) allows."""
         if not cases:
             return []
+        cfg = self._backend.cfg
+        jobs = case_jobs(cfg.case_parallelism, cfg.docker_cpus)
+
+        async def run_batch(todo: Sequence[CaseInput], jobs: int, stop: int) -> list[CaseRun]:
+            return await self._run_batch(
+                entry, todo, timeout_s, output_cap, self._path(cwd or "."), jobs, stop
+            )
+
+        return await rerun_oom_alone(run_batch, cases, jobs=jobs, stop_after_timeouts=stop_after_timeouts)
+
+    async def _run_batch(
+        self, entry: Sequence[str], cases: Sequence[CaseInput], timeout_s: float, output_cap: int, cwd: str,
+        jobs: int, stop_after_timeouts: int,
+    ) -> list[CaseRun]:  # fmt: skip
         kill_after = self._backend.cfg.docker_kill_after_s
         argv = driver_argv(
             timeout_s=timeout_s, output_cap=output_cap, stderr_cap=BATCH_STDERR_CAP, kill_after_s=kill_after,
-            cwd=self._path(cwd or "."), kill_strays=True,
+            cwd=cwd, kill_strays=True, jobs=jobs, stop_after_timeouts=stop_after_timeouts,
         )  # fmt: skip
         oom_before = self._oom_seen
         result = await self.exec(

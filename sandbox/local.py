@@ -219,14 +219,31 @@ class LocalSandbox:
         timeout_s: float,
         output_cap: int = DEFAULT_OUTPUT_CAP,
         cwd: str | None = None,
+        stop_after_timeouts: int = 0,
     ) -> list[CaseRun]:
-        ws, iso = self._need()
+        self._need()
         if not cases:
             return []
+        jobs = batch.case_jobs(self.config.case_parallelism, len(os.sched_getaffinity(0)))
+
+        async def run_batch(todo: Sequence[CaseInput], jobs: int, stop: int) -> list[CaseRun]:
+            return await self._run_batch(entry, todo, timeout_s, output_cap, self._cwd(cwd), jobs, stop)
+
+        return await batch.rerun_oom_alone(
+            run_batch, cases, jobs=jobs, stop_after_timeouts=stop_after_timeouts
+        )
+
+    async def _run_batch(
+        self, entry: Sequence[str], cases: Sequence[CaseInput], timeout_s: float, output_cap: int, cwd: str,
+        jobs: int, stop_after_timeouts: int,
+    ) -> list[CaseRun]:  # fmt: skip
+        """One exec of the batch driver; a local sandbox has no CPU quota of its own (the host's CPUs are)."""
+        ws, iso = self._need()
         cfg = self.config
         argv = batch.driver_argv(
             timeout_s=timeout_s, output_cap=output_cap, stderr_cap=cfg.stderr_cap,
-            kill_after_s=cfg.case_kill_after_s, cwd=self._cwd(cwd), kill_strays=iso.namespaces or iso.privileged,
+            kill_after_s=cfg.case_kill_after_s, cwd=cwd, kill_strays=iso.namespaces or iso.privileged,
+            jobs=jobs, stop_after_timeouts=stop_after_timeouts,
         )  # fmt: skip
         oom_before = ws.cgroups.oom_kills() if ws.cgroups else 0
         result = await self.exec(
