@@ -143,11 +143,13 @@ class ObservedSandbox:
         timeout_s: float,
         output_cap: int = DEFAULT_OUTPUT_CAP,
         cwd: str | None = None,
+        stop_after_timeouts: int = 0,
     ) -> list[CaseRun]:
         with self._track("run_cases", cases=len(cases)):
             return await self.inner.run_cases(
-                entry, cases, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd
-            )
+                entry, cases, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd,
+                stop_after_timeouts=stop_after_timeouts,
+            )  # fmt: skip
 
     async def open_process(
         self, argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None
