@@ -3,7 +3,9 @@
 The score uses `strict_equal` only (stdout bytes and exit code). `diagnose` explains a mismatch for
 feedback and reports and never changes a verdict. `paper_compat_equal` reproduces the public RepoZero
 scoring (whitespace removed within lines, blank lines dropped, at least one output line) for comparing with
-published numbers; it is off unless a protocol asks for it.
+published numbers; it is off unless a protocol asks for it. The public C2Rust harness compares differently
+(`paper_compat_c2rust_equal`: both outputs stripped, equal as floats counts as equal); the grader's
+per-language layer (`oracle/targets.py`) picks it for Rust targets when a protocol asks for `paper_compat`.
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ __all__ = [
     "byte_diff",
     "compare",
     "diagnose",
+    "paper_compat_c2rust_equal",
     "paper_compat_equal",
     "strict_equal",
 ]
 
-Comparator = Literal["strict", "paper_compat"]
+Comparator = Literal["strict", "paper_compat", "paper_compat_c2rust"]
 _NUMBER = re.compile(rb"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
@@ -54,12 +57,24 @@ def paper_compat_equal(expected: bytes, actual: bytes) -> bool:
     return bool(squeezed) and squeezed == _squeeze(actual)
 
 
+def paper_compat_c2rust_equal(expected: bytes, actual: bytes) -> bool:
+    """The public C2Rust comparison: `a.strip() == b.strip()`, or both parse as equal Python floats."""
+    a = expected.decode("utf-8", "surrogateescape").strip()
+    b = actual.decode("utf-8", "surrogateescape").strip()
+    if a == b:
+        return True
+    try:
+        return float(a) == float(b)
+    except ValueError:
+        return False
+
+
 def compare(comparator: Comparator, expected: bytes, actual: bytes) -> bool:
-    return (
-        paper_compat_equal(expected, actual)
-        if comparator == "paper_compat"
-        else strict_equal(expected, actual)
-    )
+    if comparator == "paper_compat":
+        return paper_compat_equal(expected, actual)
+    if comparator == "paper_compat_c2rust":
+        return paper_compat_c2rust_equal(expected, actual)
+    return strict_equal(expected, actual)
 
 
 def _common_prefix(a: bytes, b: bytes) -> int:

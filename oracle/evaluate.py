@@ -25,7 +25,7 @@ from repozero.oracle.grading import (
     inspect_target,
     no_executable_grade,
 )
-from repozero.oracle.targets import build_target, runnable, toolchain_for
+from repozero.oracle.targets import build_target, policy_for, runnable, toolchain_for
 from repozero.records import Record
 from repozero.sandbox import SandboxBackend, SandboxSpec
 
@@ -73,8 +73,9 @@ async def grade_one(
             if built.error is not None:
                 return build_failed_grade(job, flags, built.error)
             return await grade_in_sandbox(
-                sandbox, job.sample, job.cases, Path(built.dir), policy, visible_ids=job.visible_ids
-            )
+                sandbox, job.sample, job.cases, Path(built.dir), policy_for(job.sample, policy),
+                visible_ids=job.visible_ids,
+            )  # fmt: skip
     except SandboxError as exc:
         log.warning("grade_sandbox_failed", sample=job.sample.id, error=str(exc))
         return infra_grade(job.sample, job.cases, str(exc))

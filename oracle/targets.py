@@ -21,19 +21,22 @@ import tempfile
 from pathlib import Path
 
 import anyio
+import msgspec
 
 from repozero.datasets import Sample
 from repozero.log import get_logger
 from repozero.oracle.config import OracleConfig, cache_root
+from repozero.oracle.grading import GradingPolicy
 from repozero.records import Record
 from repozero.sandbox import Sandbox
 
-__all__ = ["BUILD_TIMEOUT_S", "Built", "build_target", "runnable", "toolchain_for", "tree_hash"]
+__all__ = ["BUILD_TIMEOUT_S", "Built", "build_target", "policy_for", "runnable", "toolchain_for", "tree_hash"]
 
 log = get_logger(__name__)
 
 TOOLCHAINS = {"javascript": "node", "rust": "rust"}
 BUILD_TIMEOUT_S = 300.0
+PUBLIC_C2RUST_TIMEOUT_S = 3.0
 _IGNORED = frozenset({"target", ".git"})
 """Top-level entries of a Cargo tree that are not sources."""
 _ERROR_LINES = 40
@@ -57,6 +60,17 @@ def runnable(sample: Sample, target_dir: Path, script_found: bool) -> bool:
     if sample.target.language == "rust":
         return (target_dir / "Cargo.toml").is_file()
     return script_found
+
+
+def policy_for(sample: Sample, policy: GradingPolicy) -> GradingPolicy:
+    """The grading policy as it applies to this sample's language: under a protocol that reproduces the
+    public scripts (`paper_compat`), Rust targets are judged as the public C2Rust harness judges them —
+    stripped outputs, equal as floats counts — with its 3 s per case."""
+    if sample.target.language == "rust" and policy.comparator == "paper_compat":
+        return msgspec.structs.replace(
+            policy, comparator="paper_compat_c2rust", timeout_s=PUBLIC_C2RUST_TIMEOUT_S
+        )
+    return policy
 
 
 def build_root() -> Path:

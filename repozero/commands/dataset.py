@@ -12,6 +12,7 @@ from rich.table import Table
 from repozero.commands import add_command, group
 from repozero.commands.common import print_json
 from repozero.datasets import content_hash, import_repozero, load_dataset
+from repozero.datasets.import_c2rust import import_c2rust
 from repozero.datasets.store import builtin_root
 
 
@@ -29,10 +30,19 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     hasher = add_command(commands, "hash", "print the dataset's content hash", parent)
     hasher.add_argument("dataset", help="dataset folder or builtin:NAME")
     hasher.set_defaults(func=_hash)
-    importer = add_command(commands, "import-repozero", "import the public RepoZero layout", parent)
-    importer.add_argument("--tests", required=True, type=Path, help="folder holding LIB/testN.py scripts")
+    importer = add_command(
+        commands, "import-repozero", "import the public RepoZero layout (Py2JS or C2Rust)", parent
+    )
+    importer.add_argument(
+        "--tests", required=True, type=Path, help="folder holding LIB/testN.py (or LIB/…/testN.cpp) programs"
+    )
     importer.add_argument("--cases", required=True, type=Path, help="JSONL file of cases")
-    importer.add_argument("--source-package", required=True, help="pinned package, NAME==VERSION")
+    source = importer.add_mutually_exclusive_group(required=True)
+    source.add_argument("--source-package", help="Py2JS: the pinned PyPI package, NAME==VERSION")
+    source.add_argument(
+        "--debian-package", action="append", metavar="NAME[=VERSION]",
+        help="C2Rust: a Debian package holding the C/C++ library (repeatable)",
+    )  # fmt: skip
     importer.add_argument("--out", required=True, type=Path, help="new dataset folder (must not exist)")
     importer.add_argument("--name", help="dataset name (default: the --out folder's name)")
     importer.set_defaults(func=_import)
@@ -109,6 +119,9 @@ def _hash(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    count = import_repozero(args.tests, args.cases, args.source_package, args.out, args.name)
+    if args.debian_package:
+        count = import_c2rust(args.tests, args.cases, args.debian_package, args.out, args.name)
+    else:
+        count = import_repozero(args.tests, args.cases, args.source_package, args.out, args.name)
     print(f"imported {count} samples into {args.out} (pending: run `repozero dataset build {args.out}`)")
     return 0
