@@ -14,6 +14,13 @@ The fork path runs as the Oracle runs by default — its servers in a local sand
 same fork servers on the host are run too (`sandbox_cost_ratio`: sandboxed over host time per run), and
 all three paths must agree.
 
+Native line (`--native`, on by default): the C2Rust fixture's C program (`tests/fixtures/c2rust`, real
+gcc and Debian's inih) grounded by the Oracle — compiled once before the clock, exec servers started inside
+the timed window, N repeats of every case through the same filter — against a bare shell loop that execs
+the same binary the same number of times (stdin from a file, stdout discarded). Prints
+`native_oracle_overhead` (Oracle wall time over the loop's; lower is better): there is no interpreter
+start-up to amortise, so this is the price of the filter, the protocol and the sandbox.
+
 Prints `<metric>: <number>` lines; the last is `oracle_speedup` (wall time per run, exec over fork).
 """
 
@@ -23,7 +30,9 @@ import argparse
 import fnmatch
 import os
 import resource
+import shlex
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -43,6 +52,7 @@ from repozero.oracle import (
 from repozero.oracle.config import cache_root
 from repozero.oracle.direct import run_fresh
 from repozero.oracle.filter import decide, early_drop
+from repozero.oracle.native_env import LocalNativeEnvironment
 from repozero.oracle.server import Batch, ForkServer
 from repozero.oracle.source_env import LocalVenvEnvironment, LocalVenvProvider
 from repozero.runtime import run_async
@@ -170,6 +180,35 @@ def _cpu_s() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+async def native_overhead(config: OracleConfig, repeats: int) -> tuple[int, float, float, bool]:
+    """(runs, Oracle seconds, bare exec loop seconds, all kept) on the C2Rust fixture's C program."""
+    dataset = load_dataset(ROOT / "tests" / "fixtures" / "c2rust")
+    sample = dataset.samples[0]
+    request = sample_request(dataset, sample, sample.kept_cases, repeats=repeats, timeout_s=config.timeout_s,
+                             output_cap=config.output_cap)  # fmt: skip
+    async with open_oracle(config) as oracle:  # compile (cached by content) before the clock starts
+        await oracle.ground_truth(replace(request, cases=request.cases[:1], repeats=1), use_cache=False)
+    async with open_oracle(config) as oracle:
+        started = time.perf_counter()
+        verdicts = await oracle.ground_truth(request, use_cache=False)
+        oracle_s = time.perf_counter() - started
+    env = LocalNativeEnvironment(request.env, cache_root(config))
+    exe = Path(await env.stage_program(request.program)) / "exe"
+    with tempfile.TemporaryDirectory() as scratch:
+        lines = []
+        for case in request.cases:
+            stdin = Path(scratch) / f"{case.id}.in"
+            stdin.write_bytes(case.stdin or b"")
+            line = " ".join(shlex.quote(a) for a in [str(exe), *case.argv]) + f" <{stdin} >/dev/null"
+            lines += [line] * repeats
+        script = Path(scratch) / "loop.sh"
+        script.write_text("\n".join(lines) + "\n")
+        started = time.perf_counter()
+        await anyio.run_process(["sh", str(script)], cwd=scratch, check=True)
+        loop_s = time.perf_counter() - started
+    return len(request.cases) * repeats, oracle_s, loop_s, all(v.kept for v in verdicts)
+
+
 async def main(args: argparse.Namespace) -> int:
     config = OracleConfig(cache=False, servers=max(20, args.repeats), cache_dir=args.cache_dir or "")
     dataset = load_dataset(args.dataset)
@@ -205,6 +244,13 @@ async def main(args: argparse.Namespace) -> int:
     print(f"ms_per_run_exec: {exec_s / exec_runs * 1000:.2f}")
     print(f"ms_per_run_fork_on_host: {host_s / host_runs * 1000:.2f}")
     print(f"sandbox_cost_ratio: {(fork_s / fork_runs) / (host_s / host_runs):.2f}")
+    if args.native:
+        runs, oracle_s, loop_s, native_kept = await native_overhead(config, args.repeats)
+        identical = identical and native_kept
+        print(f"native_runs: {runs}")
+        print(f"native_seconds_oracle: {oracle_s:.2f}")
+        print(f"native_seconds_exec_loop: {loop_s:.2f}")
+        print(f"native_oracle_overhead: {oracle_s / loop_s:.2f}")
     print(f"oracle_speedup: {(exec_s / exec_runs) / (fork_s / fork_runs):.1f}")
     return 0 if identical else 1
 
@@ -219,6 +265,9 @@ if __name__ == "__main__":
     )
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--effect-runs", type=int, default=20)
+    parser.add_argument(
+        "--native", action=argparse.BooleanOptionalAction, default=True, help="also the C2Rust native line"
+    )
     parser.add_argument("--cache-dir", help="venv cache (default: the Oracle's usual cache dir)")
     from repozero.log import configure_logging
 
