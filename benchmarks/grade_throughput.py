@@ -1,24 +1,39 @@
-"""Grading throughput: batched + concurrent grading vs one process per case, sequentially, same run.
+"""Grading throughput: batched + concurrent grading vs one process per case, sequentially, same run; and
+what a target that hangs costs.
 
-Both paths grade the same targets with the same sandbox backend and must give identical case statuses.
-Prints `seconds_batched`, `seconds_per_case_sequential`, then last `grade_speedup: <x>` (target ≥ 1.8 on
-2 cores).
+Part `speedup` (the default): both paths grade the same targets with the same sandbox backend and must give
+identical case statuses. Prints `seconds_batched`, `seconds_per_case_sequential`, then last
+`grade_speedup: <x>` (target ≥ 1.8 on 2 cores).
 
-    python benchmarks/grade_throughput.py [--dataset builtin:py2js-lite] [--copies 4] [--sandbox local]
+Part `hanging`: a target whose entry point loops forever, graded on 40 cases at the strict protocol's 5 s
+per case and its stop after 3 consecutive timeouts (cases run at once up to the sandbox's CPU quota). The
+statuses must be 3 timeouts then 37 `not_run`. Prints last `hanging_target_grade_s: <s>` (target ≤ 30 s
+with `--sandbox docker`; without the stop it would be 40 × 5 s over the quota).
+
+`--part all` runs `hanging`, then `speedup` (so `grade_speedup` stays the last line).
+
+    python benchmarks/grade_throughput.py [--part speedup|hanging|all] [--dataset builtin:py2js-lite]
+        [--copies 4] [--sandbox local|docker] [--docker-cpus N]
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
+import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import anyio
+import msgspec
 
 from repozero.config import Config, load_config
 from repozero.datasets import load_dataset
-from repozero.oracle.evaluate import GradeJob, gold_jobs, grade_many, target_job, toolchain_for
-from repozero.oracle.grading import GradingPolicy, node_entry, status_of
+from repozero.log import configure_logging
+from repozero.oracle.evaluate import GradeJob, gold_jobs, grade_many, grade_one, target_job, toolchain_for
+from repozero.oracle.grading import GradingPolicy, entry_script, node_entry, status_of
+from repozero.orchestrator.protocols import get_protocol
 from repozero.sandbox import CaseRun, SandboxBackend, SandboxSpec
 from repozero.wiring import open_backend
 
@@ -65,7 +80,7 @@ async def sequential(backend: SandboxBackend, jobs: list[GradeJob], policy: Grad
     return statuses
 
 
-async def main(args: argparse.Namespace, config: Config) -> None:
+async def speedup_part(args: argparse.Namespace, config: Config) -> None:
     jobs = jobs_for(args.dataset, args.copies)
     policy = GradingPolicy(timeout_s=config.sandbox.case_timeout_s)
     cases = sum(len(j.cases) for j in jobs)
@@ -89,10 +104,63 @@ async def main(args: argparse.Namespace, config: Config) -> None:
     print(f"grade_speedup: {naive_s / batched:.2f}")
 
 
+HANGING_CASES = 40
+
+
+def hanging_job(folder: Path) -> GradeJob:
+    """A gold target of the built-in dataset whose entry script loops forever, on 40 of its cases."""
+    dataset = load_dataset("builtin:py2js-lite")
+    sample = next(s for s in dataset.samples if len(s.kept_cases) >= HANGING_CASES)
+    target = folder / sample.id
+    shutil.copytree(dataset.gold_dir(sample.id), target)
+    script = entry_script(sample.target.entry)
+    if script is None:
+        raise SystemExit(f"{sample.id}: the entry point names no script to replace")
+    (target / script).write_text("for (;;) {}\n")
+    return GradeJob(sample=sample, cases=sample.kept_cases[:HANGING_CASES], target_dir=str(target))
+
+
+async def hanging_part(args: argparse.Namespace, config: Config) -> None:
+    policy = get_protocol("repozero-strict").grading_policy(config.sandbox.output_cap)
+    with tempfile.TemporaryDirectory(prefix="rz-hanging-") as folder:
+        job = hanging_job(Path(folder))
+        async with open_backend(config, args.sandbox, run_id="bench-hanging") as backend:
+            await grade_many(backend, jobs_for(None, 1), policy)  # warm-up (toolchain caches, images)
+            start = time.perf_counter()
+            grade = await grade_one(backend, job, policy, run_id="bench-hanging")
+            took = time.perf_counter() - start
+    statuses = [c.status for c in grade.cases]
+    k = policy.stop_after_timeouts
+    if statuses != ["timeout"] * k + ["not_run"] * (len(statuses) - k):
+        raise SystemExit(f"unexpected statuses for the hanging target: {statuses} ({grade.infra_detail})")
+    print(f"hanging_cases: {len(statuses)}")
+    print(f"hanging_case_timeout_s: {policy.timeout_s}")
+    print(f"hanging_stop_after_timeouts: {k}")
+    print(f"hanging_target_grade_s: {took:.2f}")
+
+
+PARTS: dict[str, Callable[[argparse.Namespace, Config], Awaitable[None]]] = {
+    "hanging": hanging_part,
+    "speedup": speedup_part,
+}
+"""In the order `--part all` runs them: the default part's metric stays the last line."""
+
+
+async def main(args: argparse.Namespace, config: Config) -> None:
+    if args.docker_cpus is not None:
+        sandbox = msgspec.structs.replace(config.sandbox, docker_cpus=args.docker_cpus)
+        config = msgspec.structs.replace(config, sandbox=sandbox)
+    for name in list(PARTS) if args.part == "all" else [args.part]:
+        await PARTS[name](args, config)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=[*PARTS, "all"], default="speedup")
     parser.add_argument("--dataset", help="grade the gold references of this dataset (default: a fixture)")
     parser.add_argument("--copies", type=int, default=4, help="grade every target this many times")
     parser.add_argument("--sandbox", choices=["local", "docker"], default="local")
+    parser.add_argument("--docker-cpus", type=float, help="CPU quota per container (default: the config's)")
     ns = parser.parse_args()
+    configure_logging(level="warning")
     anyio.run(main, ns, load_config(), backend_options={"use_uvloop": True})

@@ -49,6 +49,9 @@ class GradingPolicy(Record, kw_only=True):
     output_cap: int = 1 << 20
     node_permissions: bool = True
     """Run Node with its permission model: read the repo only, no child processes, no workers."""
+    stop_after_timeouts: int = 0
+    """K > 0: once K consecutive cases (in case order) time out, the rest are `not_run` — a hanging target
+    costs K × timeout, not cases × timeout. Not-run cases count as failed. 0: every case runs."""
 
 
 class CaseResult(Record, kw_only=True):
@@ -106,6 +109,8 @@ def inspect_target(target_dir: Path, entry: Sequence[str]) -> tuple[list[str], b
 
 
 def status_of(case: Case, run: CaseRun, comparator: Comparator) -> CaseStatus:
+    if run.not_run:
+        return "not_run"
     if run.timed_out:
         return "timeout"
     if run.oom:
@@ -200,6 +205,7 @@ async def grade_in_sandbox(
             [CaseInput(id=c.id, argv=c.argv, stdin=c.stdin) for c in cases],
             timeout_s=policy.timeout_s,
             output_cap=policy.output_cap,
+            stop_after_timeouts=policy.stop_after_timeouts,
         )
     except SandboxError as exc:
         log.warning("grade_infra_error", sample=sample.id, error=str(exc))
@@ -212,6 +218,9 @@ async def grade_in_sandbox(
             results.append(CaseResult(id=case.id, visibility=case.visibility, status="infra_error"))
             continue
         status = status_of(case, run, policy.comparator)
+        if status == "not_run":
+            results.append(CaseResult(id=case.id, visibility=case.visibility, status=status))
+            continue
         runtime.update(runtime_flags(run.stderr))
         diag = (
             None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Literal
 
 from repozero.errors import UsageError
+from repozero.oracle.grading import GradingPolicy
 from repozero.records import Record
 
 __all__ = ["PROTOCOLS", "Protocol", "get_protocol"]
@@ -41,6 +42,19 @@ class Protocol(Record, kw_only=True):
     comparator: Literal["strict", "paper_compat"] = "strict"
     oracle_error_policy: Literal["drop", "count_as_failure"] = "drop"
     case_timeout_s: float = 5.0
+    stop_after_timeouts: int = 0
+    """K > 0: a grade stops after K consecutive timed-out cases (in case order); the rest are `not_run`,
+    counted as failed. A hanging target then costs K × case_timeout_s per grade instead of cases ×
+    case_timeout_s. 0: every case runs (what the paper and the public scripts do)."""
+
+    def grading_policy(self, output_cap: int) -> GradingPolicy:
+        """The grading policy this protocol fixes (the output cap is the machine's setting)."""
+        return GradingPolicy(
+            comparator=self.comparator,
+            timeout_s=self.case_timeout_s,
+            output_cap=output_cap,
+            stop_after_timeouts=self.stop_after_timeouts,
+        )
 
 
 PROTOCOLS: dict[str, Protocol] = {
@@ -48,12 +62,14 @@ PROTOCOLS: dict[str, Protocol] = {
     for p in (
         Protocol(
             name="repozero-strict",
-            version=1,
+            version=2,
             description=(
                 "Ours (default). Test program and 4 whitebox cases shown; tester proposes 8 inputs each round; "
                 "same coder session continues with all failures (up to 5 shown, byte-level diffs); strict byte "
-                "comparison of stdout and exit code; inputs the Oracle cannot ground are dropped; 5 s per case."
+                "comparison of stdout and exit code; inputs the Oracle cannot ground are dropped; 5 s per case; "
+                "a grade stops after 3 consecutive timeouts (the remaining cases are not run and fail)."
             ),
+            stop_after_timeouts=3,
         ),
         Protocol(
             name="paper-text",

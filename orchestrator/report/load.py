@@ -27,7 +27,8 @@ class RunData:
     """One run as the report sees it.
 
     `scored` are finished episodes that count (no infra error); `infra` are episodes that ended in an
-    infrastructure failure (reported apart, never scored); `rounds` maps episode ids to their rounds.
+    infrastructure failure (reported apart, never scored); `rounds` maps episode ids to their rounds;
+    `hidden_cases` counts the statuses of the scored episodes' hidden cases in their last graded round.
     """
 
     path: Path
@@ -40,6 +41,7 @@ class RunData:
     never_started: int
     missing: list[str] = field(default_factory=list)
     label: str = ""
+    hidden_cases: Counter[str] = field(default_factory=Counter)
 
     @property
     def protocol_name(self) -> str:
@@ -52,21 +54,39 @@ def load_run(path: Path) -> RunData:
     if not path.is_dir():
         raise UsageError(f"{path}: not a directory (expected a run directory holding manifest.json)")
     manifest = read_manifest(path)
-    rows, rounds = _read_store(path / RESULTS_NAME)
-    return _build(path, manifest, rows, rounds)
+    rows, rounds, hidden = _read_store(path / RESULTS_NAME)
+    run = _build(path, manifest, rows, rounds)
+    for episode in run.scored:
+        run.hidden_cases.update(hidden.get(episode.episode_id, {}))
+    return run
 
 
-def _read_store(db_path: Path) -> tuple[list[EpisodeRow] | None, dict[str, list[RoundResult]] | None]:
+_Store = tuple[list[EpisodeRow] | None, dict[str, list[RoundResult]] | None, dict[str, Counter[str]]]
+
+
+def _read_store(db_path: Path) -> _Store:
     if not db_path.is_file():
-        return None, None
+        return None, None, {}
     try:
         store = ResultsStore.open_readonly(db_path)
         try:
-            return store.episode_rows(), store.all_rounds()
+            rounds = store.all_rounds()
+            return store.episode_rows(), rounds, _last_hidden_statuses(store, rounds)
         finally:
             store.close()
     except sqlite3.Error as exc:
         raise UsageError(f"{db_path}: cannot read the results store: {exc}") from None
+
+
+def _last_hidden_statuses(
+    store: ResultsStore, rounds: dict[str, list[RoundResult]]
+) -> dict[str, Counter[str]]:
+    """Per episode, the statuses of its hidden cases in its last recorded round (the one that scores)."""
+    out: dict[str, Counter[str]] = {}
+    for episode_id, episode_rounds in rounds.items():
+        rows = store.case_rows(episode_id, episode_rounds[-1].round)
+        out[episode_id] = Counter(r.status for r in rows if r.kind == "hidden")
+    return out
 
 
 def _build(

@@ -27,6 +27,7 @@ from repozero.orchestrator.results import EpisodeResult
 __all__ = ["FAILURE_CATEGORIES", "build_report"]
 
 FAILURE_CATEGORIES = ("no_executable", "cheat", "whitebox_fail", "runtime_error", "mismatch")
+CASE_STATUSES = ("pass", "wrong_output", "runtime_error", "timeout", "oom", "not_run")
 SUBSET_ORDER = ("py2js", "c2rust")
 DIFFICULTY_ORDER = ("easy", "medium", "hard")
 CELL_TEXT = "mean ± clustered bootstrap std, 95% interval, i.i.d. std beside it"
@@ -218,6 +219,30 @@ def _share(run: RunData, name: str) -> Share:
     return Share(count=count, total=total, fraction=count / total if total else 0.0)
 
 
+def _case_statuses(ctx: _Ctx) -> Table:
+    others = sorted({s for r in ctx.runs for s in r.hidden_cases} - set(CASE_STATUSES))
+
+    def share(run: RunData, status: str) -> Share:
+        total = sum(run.hidden_cases.values())
+        count = run.hidden_cases[status]
+        return Share(count=count, total=total, fraction=count / total if total else 0.0)
+
+    rows = [
+        Row(label=status, cells=[share(run, status) for run in ctx.runs], unit="share")
+        for status in (*CASE_STATUSES, *others)
+    ]
+    rows.append(
+        Row(label="hidden cases", cells=[sum(r.hidden_cases.values()) for r in ctx.runs], unit="count")
+    )
+    caption = (
+        "Share of the scored episodes' hidden cases by status in their last round. `not_run`: the grade "
+        "stopped after consecutive timeouts (the protocol's stop_after_timeouts) before running the case; "
+        "it counts as failed in SR and PR, like every status but pass."
+    )
+    title = "Hidden case statuses"
+    return Table(id="case_statuses", title=title, caption=caption, columns=ctx.columns, rows=rows)
+
+
 def _cost(ctx: _Ctx, summary: Table) -> Table:
     def per_episode(fn: Callable[[RunData], list[float]]) -> list[Cell]:
         return [sum(v) / len(v) if v else None for v in (fn(run) for run in ctx.runs)]
@@ -270,6 +295,7 @@ def build_report(runs: Sequence[RunData], *, resamples: int = DEFAULT_RESAMPLES,
         _ace(ctx, "pr", "ace_pr", "Pass rate after each ACE round (the paper's Table 4)"),
         _ace(ctx, "sr", "ace_sr", "Success rate after each ACE round (the paper's Table 7)"),
         _failures(ctx),
+        _case_statuses(ctx),
         _cost(ctx, summary),
     ]
     notes = comparability_notes(run_list) + _missing_notes(run_list)
