@@ -22,9 +22,10 @@ from repozero.errors import OracleError, SandboxError
 from repozero.log import get_logger
 from repozero.oracle.caches import touch_used
 from repozero.oracle.contract import case_env
+from repozero.oracle.docker_native_env import DockerNativeEnvironment
 from repozero.oracle.records import EnvSpec, Fingerprint, ProgramRef
 from repozero.oracle.sandboxed_env import SandboxHolder
-from repozero.oracle.source_env import ENVPROBE, FORKSERVER
+from repozero.oracle.source_env import ENVPROBE, FORKSERVER, SourceEnvironment
 from repozero.sandbox import Sandbox, SandboxBackend, SandboxProcess, SandboxSpec
 
 __all__ = ["DockerVenvEnvironment", "DockerVenvProvider"]
@@ -49,15 +50,15 @@ class DockerVenvProvider(SandboxHolder):
         self.backend = backend
         self.cache_dir = cache_dir
         self.memory_mb = memory_mb
-        self._envs: dict[str, DockerVenvEnvironment] = {}
+        self._envs: dict[str, SourceEnvironment] = {}
 
-    def environment(self, spec: EnvSpec) -> DockerVenvEnvironment:
-        if spec.native:
-            raise OracleError(
-                f"oracle.isolation = docker does not run {spec.language} sources yet; use 'sandbox' or 'host'"
-            )
+    def environment(self, spec: EnvSpec) -> SourceEnvironment:
+        """A venv in a `python-source` container, or a `native-source` container for C/C++ sources."""
         if spec.key not in self._envs:
-            self._envs[spec.key] = DockerVenvEnvironment(spec, self)
+            if spec.native:
+                self._envs[spec.key] = DockerNativeEnvironment(spec, self)
+            else:
+                self._envs[spec.key] = DockerVenvEnvironment(spec, self)
         return self._envs[spec.key]
 
     async def _open(self, spec: EnvSpec) -> Sandbox:

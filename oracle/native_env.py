@@ -160,19 +160,23 @@ class LocalNativeEnvironment:
 
 
 class NativeSandboxes(Protocol):
-    """What a sandboxed native environment needs of its provider."""
+    """What a native environment in a sandbox (local or Docker) needs of its provider."""
 
     memory_mb: int
 
-    async def sandboxed(self) -> bool: ...
-
     async def _hold(self, spec: SandboxSpec) -> Sandbox: ...
+
+
+class LocalSandboxes(NativeSandboxes, Protocol):
+    async def sandboxed(self) -> bool:
+        """Whether local sandboxes have namespaces (else the programs run on the host)."""
+        ...
 
 
 class SandboxedNativeEnvironment(LocalNativeEnvironment):
     """Compiled on the host; exec servers (and so every run) inside one local sandbox per environment."""
 
-    def __init__(self, spec: EnvSpec, cache_dir: Path, faketime_lib: str, provider: NativeSandboxes) -> None:
+    def __init__(self, spec: EnvSpec, cache_dir: Path, faketime_lib: str, provider: LocalSandboxes) -> None:
         super().__init__(spec, cache_dir, faketime_lib)
         self._provider = provider
         self._box: Sandbox | None = None

@@ -29,8 +29,18 @@ from repozero.oracle.config import OracleConfig, cache_root
 from repozero.oracle.grading import GradingPolicy
 from repozero.records import Record
 from repozero.sandbox import Sandbox
+from repozero.sandbox.toolchains import rust_version
 
-__all__ = ["BUILD_TIMEOUT_S", "Built", "build_target", "policy_for", "runnable", "toolchain_for", "tree_hash"]
+__all__ = [
+    "BUILD_TIMEOUT_S",
+    "Built",
+    "build_key",
+    "build_target",
+    "policy_for",
+    "runnable",
+    "toolchain_for",
+    "tree_hash",
+]
 
 log = get_logger(__name__)
 
@@ -101,6 +111,11 @@ def tree_hash(root: Path) -> str:
     return digest.hexdigest()
 
 
+def build_key(target_dir: Path) -> str:
+    """What a build depends on: the source tree and the pinned toolchain's version."""
+    return hashlib.sha256(f"rust {rust_version()}\n{tree_hash(target_dir)}".encode()).hexdigest()
+
+
 def _first_errors(stderr: bytes) -> str:
     """The compiler's first errors: from the first `error` line on, bounded."""
     lines = stderr.decode(errors="replace").splitlines()
@@ -112,7 +127,7 @@ async def build_target(sandbox: Sandbox, sample: Sample, target_dir: Path) -> Bu
     """The folder to grade from; for Rust, built once per tree content (in `sandbox` on a cache miss)."""
     if sample.target.language != "rust":
         return Built(dir=str(target_dir))
-    key = await anyio.to_thread.run_sync(tree_hash, target_dir)
+    key = await anyio.to_thread.run_sync(build_key, target_dir)
     final = build_root() / key
     cached = _cached(final)
     if cached is not None:

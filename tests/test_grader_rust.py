@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import uuid
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from pathlib import Path
 
 import anyio
@@ -17,8 +18,10 @@ import pytest
 from repozero.datasets import Case, Sample, Source, Target, TestProgram
 from repozero.oracle.evaluate import GradeJob, grade_many
 from repozero.oracle.grading import GradingPolicy, SampleGrade
-from repozero.oracle.targets import build_root, tree_hash
+from repozero.oracle.targets import build_key, build_root
+from repozero.sandbox import create_backend
 from repozero.sandbox.config import SandboxConfig
+from repozero.sandbox.docker_client import docker_unavailable
 from repozero.sandbox.local import LocalBackend
 
 pytestmark = pytest.mark.slow
@@ -86,7 +89,7 @@ def _crate(root: Path, name: str, tag: str) -> Path:
     return folder
 
 
-async def _grade_all(root: Path) -> dict[str, SampleGrade]:
+async def _grade_all(root: Path, backend_name: str) -> dict[str, SampleGrade]:
     tag = uuid.uuid4().hex[:8]  # fresh trees: the build cache starts cold
     jobs = [
         GradeJob(
@@ -94,20 +97,37 @@ async def _grade_all(root: Path) -> dict[str, SampleGrade]:
         )
         for name in VARIANTS
     ]
-    backend = LocalBackend(SandboxConfig(local_root=str(root / "sbx")))
-    with anyio.fail_after(600):
-        grades = await grade_many(backend, jobs, POLICY, limiter=anyio.CapacityLimiter(2))
+    cfg = SandboxConfig(backend=backend_name, local_root=str(root / "sbx"))  # type: ignore[arg-type]
+    backend = create_backend(cfg, backend_name)
+    async with AsyncExitStack() as stack:
+        if isinstance(backend, AbstractAsyncContextManager):
+            await stack.enter_async_context(backend)
+        with anyio.fail_after(600):
+            grades = await grade_many(backend, jobs, POLICY, limiter=anyio.CapacityLimiter(2))
     return dict(zip(VARIANTS, grades, strict=True))
 
 
-@pytest.fixture(scope="module")
-def grades(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SampleGrade]:
+BACKENDS = [
+    pytest.param("local", id="local"),
+    pytest.param("docker", id="docker", marks=[
+        pytest.mark.docker, pytest.mark.skipif(docker_unavailable() is not None, reason=str(docker_unavailable())),
+    ]),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def setting(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
     if shutil.which("cargo", path="/usr/bin") is None:
         pytest.skip("needs Debian's cargo-web (scripts/setup.d/05-c2rust.sh)")
-    root = tmp_path_factory.mktemp("rust-grader")
+    return request.param, tmp_path_factory.mktemp(f"rust-grader-{request.param}")
+
+
+@pytest.fixture(scope="module")
+def grades(setting: tuple[str, Path]) -> dict[str, SampleGrade]:
+    backend_name, root = setting
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(root / "cache"))
-        return anyio.run(_grade_all, root, backend_options={"use_uvloop": True})
+        return anyio.run(_grade_all, root, backend_name, backend_options={"use_uvloop": True})
 
 
 def test_the_good_crate_passes(grades: dict[str, SampleGrade]) -> None:
@@ -169,19 +189,16 @@ def test_a_planted_binary_is_never_run(grades: dict[str, SampleGrade]) -> None:
 
 
 def test_each_tree_is_built_once_and_cached_by_content(
-    grades: dict[str, SampleGrade], tmp_path_factory: pytest.TempPathFactory
+    grades: dict[str, SampleGrade], setting: tuple[str, Path]
 ) -> None:
-    cache = tmp_path_factory.getbasetemp() / "rust-grader0" / "cache"
+    _, root = setting
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("XDG_CACHE_HOME", str(cache))
+        patch.setenv("XDG_CACHE_HOME", str(root / "cache"))
         builds = sorted(p.name for p in build_root().iterdir())
-        good = next(
-            p for p in (tmp_path_factory.getbasetemp() / "rust-grader0").iterdir() if p.name == "good"
-        )
-        exe = build_root() / tree_hash(good) / "tree" / "target" / "release" / "test1"
+        exe = build_root() / build_key(root / "good") / "tree" / "target" / "release" / "test1"
         stamp = exe.stat().st_mtime_ns
-        job = GradeJob(sample=SAMPLE, cases=CASES, target_dir=str(good))
-        backend = LocalBackend(SandboxConfig())
+        job = GradeJob(sample=SAMPLE, cases=CASES, target_dir=str(root / "good"))
+        backend = LocalBackend(SandboxConfig())  # cached: the build is not redone, whichever backend
         again = anyio.run(grade_many, backend, [job], POLICY, backend_options={"use_uvloop": True})[0]
         assert again.passed and sorted(p.name for p in build_root().iterdir()) == builds
     assert len(builds) == len(VARIANTS) and exe.stat().st_mtime_ns == stamp
