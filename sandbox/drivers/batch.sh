@@ -139,10 +139,9 @@ run_case() {
   t1=$(date +%s%N)
   # a case killed before it opened both pipes would leave a reader waiting for a writer: be one, briefly
   : 0<>"$B/po.$k" 1<>"$B/pe.$k"
-  rm -f "$B/run/$tp"
+  rm -f "$B/run/$tp" "$B/po.$k" "$B/pe.$k"
   if [ "$STRAYS" = 1 ]; then kill_adopted "$since"; fi
   wait
-  rm -f "$B/po.$k" "$B/pe.$k"
   set -- $(wc -c "$B/o.$k" "$B/e.$k")
   printf 'case %s %s %s %s %s\n' "$k" "$rc" "$((t1 - t0))" "$1" "$3" >"$B/h.$k.new" || return 2
   mv "$B/h.$k.new" "$B/h.$k" || return 2
