@@ -29,7 +29,7 @@ from repozero.oracle.config import OracleConfig, cache_root
 from repozero.oracle.grading import GradingPolicy
 from repozero.records import Record
 from repozero.sandbox import Sandbox
-from repozero.sandbox.toolchains import rust_version
+from repozero.sandbox.toolchains import build_command, rust_version
 
 __all__ = [
     "BUILD_TIMEOUT_S",
@@ -166,7 +166,7 @@ async def _cargo_build(sandbox: Sandbox, sample: Sample, tree: Path) -> str | No
     """Build in the sandbox's workdir; copy the entry binary back into `tree`. The error text, or None."""
     entry = sample.target.entry[0]
     await sandbox.put_tree(tree, sandbox.workdir)
-    argv = ["env", "CARGO_TERM_COLOR=never", "cargo", "build", "--release", "--offline"]
+    argv = ["env", "CARGO_TERM_COLOR=never", *build_command(sample.target.language)]
     result = await sandbox.exec(argv, timeout_s=BUILD_TIMEOUT_S)
     if result.timed_out:
         return f"cargo build --release --offline did not finish within {BUILD_TIMEOUT_S:g} s"

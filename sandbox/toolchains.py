@@ -21,7 +21,9 @@ from pathlib import Path
 from repozero.errors import SandboxError
 
 __all__ = [
+    "BUILD_COMMANDS",
     "TOOLCHAINS",
+    "build_command",
     "build_toolchain",
     "default_toolchain_root",
     "node_binary",
@@ -58,6 +60,15 @@ _SYSTEM_PATHS: dict[str, tuple[str, ...]] = {
 }
 """Host folders a toolchain needs besides the multiarch library dirs every sandbox sees: Rust's standard
 library, and the linker driver's own files (collect2, crtbegin.o) — no C/C++ headers of any library."""
+
+
+BUILD_COMMANDS: dict[str, tuple[str, ...]] = {"rust": ("cargo", "build", "--release", "--offline")}
+"""Target language → the command (run at the target root) that makes its entry point; none for JavaScript."""
+
+
+def build_command(language: str) -> list[str]:
+    """What builds a target of this language before its entry point can run ([] when nothing does)."""
+    return list(BUILD_COMMANDS.get(language, ()))
 
 
 def toolchain_paths(name: str) -> list[str]:

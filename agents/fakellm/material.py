@@ -12,6 +12,7 @@ from repozero.agents.fakellm.patch import PatchError, apply_patch
 from repozero.datasets import Case, Dataset
 from repozero.errors import DatasetError
 from repozero.records import Record
+from repozero.sandbox.toolchains import build_command
 from repozero.textio import read_text
 
 __all__ = ["SampleMaterial", "SampleShelf"]
@@ -22,6 +23,8 @@ class SampleMaterial(Record):
 
     sample_id: str
     entry: list[str]
+    build: list[str]
+    """What makes the entry point before it runs (`cargo build …` for Rust; empty for JavaScript)."""
     gold: dict[str, bytes]
     buggy: dict[str, bytes]
     tester_inputs: list[dict[str, Any]]
@@ -75,6 +78,7 @@ class SampleShelf:
         return SampleMaterial(
             sample_id=sample_id,
             entry=list(sample.target.entry),
+            build=build_command(sample.target.language),
             gold=gold,
             buggy=buggy,
             tester_inputs=_tester_inputs(folder / "tester_inputs.json"),

@@ -50,11 +50,13 @@ def _case_command(entry: str, case: Case) -> str:
 
 
 def run_cases_command(material: SampleMaterial) -> str:
-    """Run the (at most four) whitebox cases the prompt shows, or just the entry point."""
+    """Build the target if its language needs it, then run the (at most four) whitebox cases the prompt
+    shows, or just the entry point."""
     entry = " ".join(shlex.quote(a) for a in material.entry)
+    build = [f"{shlex.join(material.build)} 2>&1 | tail -n 20"] if material.build else []
     if not material.whitebox:
-        return f'{entry} </dev/null; echo "[exit $?]"'
-    return "\n".join(_case_command(entry, case) for case in material.whitebox[:4])
+        return "\n".join([*build, f'{entry} </dev/null; echo "[exit $?]"'])
+    return "\n".join([*build, *(_case_command(entry, case) for case in material.whitebox[:4])])
 
 
 def _full_script(
