@@ -155,6 +155,9 @@ worker() {
     if [ "$JOBS" = 1 ] || mkdir "$B/claim.$w" 2>/dev/null; then
       run_case "$w" "$@" || { echo x >&3; exit 2; }
       echo "$w" >&3
+    elif [ ! -d "$B/claim.$w" ]; then
+      echo x >&3  # not claimed by another worker either (a full disk): nobody would run it
+      exit 2
     fi
     w=$((w + 1))
   done
