@@ -14,6 +14,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
 import anyio
+import msgspec
 import pytest
 
 from repozero.sandbox import CaseInput, CaseRun, ExecResult, SandboxBackend, create_backend
@@ -211,3 +212,23 @@ async def test_run_cases_stops_after_consecutive_timeouts_as_one_at_a_time(name:
             alone = await _run(backend, STREAKS, 1, stop=3)
     assert [r.not_run for r in alone] == [i > 6 for i in range(10)]
     assert _facts(together) == _facts(alone)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", BACKEND_PARAMS)
+async def test_cases_that_fit_in_memory_only_one_at_a_time_give_one_at_a_time_runs(name: str) -> None:
+    # each case holds 150 MB for a while: two at once exceed the sandbox's 256 MB, one alone fits
+    hold = "const b = Buffer.alloc(150 * 1024 * 1024, 1); setTimeout(() => console.log(b[5]), 1500)"
+    entry = ["node", "-e", hold]
+    cases = [CaseInput(id=str(i), argv=[]) for i in range(3)]
+    spec = msgspec.structs.replace(SMALL_SPEC, memory_mb=256)
+    with anyio.fail_after(180):
+        async with _backend(name, docker_cpus=2.0) as backend:
+            async with backend.open(spec) as box:
+                argv = driver_argv(timeout_s=10, output_cap=1000, stderr_cap=1000, kill_after_s=0.5,
+                                   cwd=box.workdir, kill_strays=False, jobs=2)  # fmt: skip
+                raw = await box.exec(argv, stdin=pack_batch(entry, cases), timeout_s=120, output_cap=1 << 20)
+                together = await box.run_cases(entry, cases, timeout_s=10)
+    killed = parse_records(raw, cases, timeout_s=10, output_cap=1000, stderr_cap=1000)
+    assert any(r.exit_code == 137 for r in killed)  # the driver alone, two at a time: one died of memory
+    assert [(r.exit_code, r.stdout, r.oom) for r in together] == [(0, b"1\n", False)] * 3
