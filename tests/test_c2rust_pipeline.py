@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from repozero.datasets import load_dataset
+from repozero.sandbox.docker_client import docker_unavailable
 
 pytestmark = pytest.mark.slow
 
@@ -82,6 +83,29 @@ def test_ace_lifts_buggy_then_fix_and_the_report_has_c2rust_rows(cache: Path, tm
         assert out.returncode == 0, out.stderr
         rates[rounds] = json.loads(out.stdout.strip().splitlines()[-1])["pass_rate"]
     assert rates == {0: 0.0, 1: 1.0}
-    report = _cli("report", str(tmp_path / "run1"), "--format", "md", cache=cache)
+    py2js = FIXTURE.parent / "fakellm"
+    out = _cli(
+        "run", "--dataset", str(py2js), "--model", "fake:gold", "--out", str(tmp_path / "py"), cache=cache
+    )
+    assert out.returncode == 0, out.stderr
+    report = _cli("report", str(tmp_path / "py"), str(tmp_path / "run1"), "--format", "md", cache=cache)
     assert report.returncode == 0, report.stderr
-    assert "| c2rust · all | 100.0" in report.stdout
+    rows = [line.split(" | ")[0] for line in report.stdout.splitlines() if " · all | " in line]
+    assert rows[:2] == ["| py2js · all", "| c2rust · all"], report.stdout
+
+
+@pytest.mark.docker
+@pytest.mark.skipif(docker_unavailable() is not None, reason=str(docker_unavailable()))
+def test_the_docker_backend_grades_gold_and_runs_ace_with_the_oracle_in_a_container(
+    cache: Path, tmp_path: Path
+) -> None:
+    gold = _cli("eval", "--dataset", str(FIXTURE), "--gold", "--sandbox", "docker", "--json", cache=cache)
+    assert gold.returncode == 0, gold.stderr
+    assert json.loads(gold.stdout)["pass_rate"] == 1.0
+    out = _cli(
+        "run", "--dataset", str(FIXTURE), "--model", "fake:buggy-then-fix", "--ace-rounds", "1",
+        "--sandbox", "docker", "--set", "oracle.isolation=docker", "--out", str(tmp_path / "run"), "--json",
+        cache=cache,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout.strip().splitlines()[-1])["pass_rate"] == 1.0
