@@ -43,7 +43,7 @@ def strip_rust_comments(source: str) -> str:
             out.append(source[i : end + 1])
             i = end + 1
         elif ch == "'" and i + 2 < n and (source[i + 2] == "'" or source[i + 1] == "\\"):
-            end = source.find("'", i + 2)
+            end = source.find("'", i + (3 if source[i + 1] == "\\" else 2))
             end = n if end < 0 else end
             out.append(source[i : end + 1])
             i = end + 1
