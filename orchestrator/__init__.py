@@ -11,9 +11,9 @@ from typing import Any
 _EXPORTS = {
     "start_run": "repozero.orchestrator.run",
     "resume_run": "repozero.orchestrator.run",
-    "RunSummary": "repozero.orchestrator.run",
+    "RunSummary": "repozero.orchestrator.session",
     "RunSpec": "repozero.orchestrator.spec",
-    "Episode": "repozero.orchestrator.episode",
+    "Session": "repozero.orchestrator.session",
     "EventBus": "repozero.orchestrator.bus",
     "PROTOCOLS": "repozero.orchestrator.protocols",
     "Protocol": "repozero.orchestrator.protocols",

@@ -48,9 +48,11 @@ def process_start(pid: int) -> str:
 class ActionLog:
     """The run's action file, owned by one process; `track` wraps one operation."""
 
-    def __init__(self, path: Path, run_id: str = "") -> None:
+    def __init__(self, path: Path | None, run_id: str = "") -> None:
+        """`path` None: counts only (a session without a run directory writes no file)."""
         self.path = path
-        self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC
+        self._fd = os.open(path, flags, 0o644) if path is not None else -1
         self._prefix = f"{os.getpid():x}."
         self._next = 0
         self.in_flight = 0

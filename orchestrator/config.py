@@ -17,6 +17,8 @@ class RunConfig(Record, kw_only=True):
     out: str = "runs"
     infra_retries: int = 2
     """An episode that fails for infrastructure reasons is restarted up to this many times."""
+    seed: int = 0
+    """Orders the episodes a run starts (attempts first, samples shuffled) and seeds the loopback server."""
     fake_latency_ms: float = 0.0
     """With `--model fake:POLICY`: the loopback server's latency per call (for demos and benchmarks)."""
     progress_interval_s: float = 10.0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 import anyio
+import msgspec
 import structlog
 
 from repozero.errors import RepoZeroError
@@ -57,15 +58,19 @@ async def run_episode(ctx: RunContext, key: EpisodeKey, infra_retries: int) -> E
                 error = f"{type(exc).__name__}: {exc}"
                 log.exception("episode_crashed", try_no=try_no)
                 continue
+        rewards = _rewards(result, episode.rounds)
+        result = msgspec.structs.replace(
+            result, rounds=episode.rounds, reward=compute_reward(REWARD_FORMULA, rewards)
+        )
         ctx.store.finish_episode(result)
-        _emit_finish(ctx, key, result, episode.rounds, started)
+        _emit_finish(ctx, key, result, rewards, started)
         log.info("episode_finished", episode_id=eid, passed=result.passed, rounds=result.rounds_used)
         return result
     result = EpisodeResult(
         episode_id=eid,
         sample=key.sample,
         attempt=key.attempt,
-        passed=False,
+        passed=None,
         success_rate=0.0,
         failure_category=None,
         cheat_flags=[],
@@ -79,7 +84,7 @@ async def run_episode(ctx: RunContext, key: EpisodeKey, infra_retries: int) -> E
         subset=sample.subset,
     )
     ctx.store.finish_episode(result, status="infra_failed")
-    _emit_finish(ctx, key, result, [], time.time())
+    _emit_finish(ctx, key, result, _rewards(result, []), time.time())
     return result
 
 
@@ -101,27 +106,21 @@ def _emit_start(ctx: RunContext, key: EpisodeKey, library: str, started: float) 
     )
 
 
-def _emit_finish(
-    ctx: RunContext, key: EpisodeKey, result: EpisodeResult, rounds: list[RoundResult], started: float
-) -> None:
-    rewards = Rewards(
+def _rewards(result: EpisodeResult, rounds: list[RoundResult]) -> Rewards:
+    return Rewards(
         hidden_pass_rate=[r.hidden_success_rate for r in rounds],
         hidden_solved=[r.hidden_passed for r in rounds],
         visible_pass_rate=[r.visible_success_rate for r in rounds],
         visible_solved=[r.visible_passed for r in rounds],
         build_ok=bool(rounds) and result.failure_category != "no_executable",
     )
-    if result.infra_error:
-        status, reason = "error", "infra_error"
-    elif result.passed:
-        status, reason = "solved", "solved"
-    else:
-        status = "failed"
-        reason = (
-            result.exit_status
-            if result.exit_status in ("step_limit", "token_limit", "cost_limit", "time_limit")
-            else "rounds_exhausted"
-        )
+
+
+def _emit_finish(
+    ctx: RunContext, key: EpisodeKey, result: EpisodeResult, rewards: Rewards, started: float
+) -> None:
+    reason = result.termination
+    status = {"infra_error": "error", "solved": "solved"}.get(reason, "failed")
     t = result.timings
     ctx.bus.emit(
         EpisodeFinished(

@@ -14,7 +14,6 @@ from typing import Protocol
 import anyio
 import msgspec
 
-from repozero.agents.fakellm import fake_endpoint, fake_policy
 from repozero.config import Config
 from repozero.errors import ConfigError
 
@@ -73,8 +72,10 @@ def _positive(where: str, value: int) -> int:
     return value
 
 
-def limiter_sizes(config: Config, concurrency: int, backend: str, model: str) -> dict[str, int]:
-    """Every named limit of a run: what the manifest records and the run enforces."""
+def limiter_sizes(config: Config, concurrency: int, backend: str, endpoint: str) -> dict[str, int]:
+    """Every named limit of a run: what the manifest records and the run enforces.
+
+    `config` holds the run's model as the ordinary endpoint `endpoint` (`wiring.model_endpoint`)."""
     limits = config.limits
     cores, memory = machine()
     for name in limits.sandboxes:
@@ -92,26 +93,9 @@ def limiter_sizes(config: Config, concurrency: int, backend: str, model: str) ->
     if backend == "docker":
         docker_api = _positive("limits.docker_api", limits.docker_api)
         sizes["docker_api"] = docker_api or config.sandbox.docker_api_concurrency
-    endpoint = _endpoint_name(model)
-    sizes[f"model:{endpoint}"] = _model_connections(config, model, endpoint)
+    override = _positive(f"limits.model_connections.{endpoint}", limits.model_connections.get(endpoint, 0))
+    sizes[f"model:{endpoint}"] = override or config.endpoints[endpoint].max_connections
     return sizes
-
-
-def _endpoint_name(model: str) -> str:
-    return "fake" if fake_policy(model) is not None else model
-
-
-def _model_connections(config: Config, model: str, endpoint: str) -> int:
-    override = _positive(
-        f"limits.model_connections.{endpoint}", config.limits.model_connections.get(endpoint, 0)
-    )
-    if override:
-        return override
-    policy = fake_policy(model)
-    if policy is not None:
-        return fake_endpoint("", policy).max_connections
-    found = config.endpoints.get(endpoint)
-    return found.max_connections if found is not None else 0
 
 
 def effective_config(config: Config) -> Config:

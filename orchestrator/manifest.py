@@ -6,7 +6,7 @@ import hashlib
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -14,7 +14,22 @@ from repozero import __version__
 from repozero.errors import UsageError
 from repozero.records import Record
 
-__all__ = ["MANIFEST_NAME", "RunManifest", "git_sha", "read_manifest", "write_manifest"]
+if TYPE_CHECKING:  # the manifest is read by reports: building one is the run's business
+    from repozero.config import Config
+    from repozero.datasets import Dataset
+    from repozero.orchestrator.protocols import Protocol
+    from repozero.orchestrator.spec import RunSpec
+    from repozero.traces import RunRecord
+
+__all__ = [
+    "MANIFEST_NAME",
+    "RunManifest",
+    "git_sha",
+    "new_manifest",
+    "read_manifest",
+    "run_record",
+    "write_manifest",
+]
 
 MANIFEST_NAME = "manifest.json"
 SCHEMA_VERSION = 1
@@ -44,6 +59,60 @@ class RunManifest(Record, kw_only=True):
     images: dict[str, str] = {}
     limiters: dict[str, int] = {}
     resumed_at: list[float] = []
+
+
+def new_manifest(
+    config: Config,
+    spec: RunSpec,
+    dataset: Dataset,
+    protocol: Protocol,
+    *,
+    run_id: str,
+    samples: list[str],
+    limiters: dict[str, int],
+) -> RunManifest:
+    """What a run is about to do, before any episode: the run directory's first file."""
+    from repozero.datasets import content_hash
+    from repozero.oracle.grading import GRADER_VERSION
+    from repozero.sandbox import toolchain_versions
+
+    cfg = msgspec.to_builtins(config)
+    return RunManifest(
+        run_id=run_id,
+        created_at=time.time(),
+        git_sha=git_sha(),
+        dataset_name=dataset.name,
+        dataset_path=str(dataset.root.resolve()),
+        dataset_hash=content_hash(dataset),
+        samples=samples,
+        model=spec.model,
+        scaffold=spec.scaffold,
+        ace_rounds=spec.ace_rounds,
+        attempts=spec.attempts,
+        protocol=msgspec.to_builtins(protocol),
+        grader_version=GRADER_VERSION,
+        config=cfg,
+        config_hash=config_hash(cfg),
+        seed=spec.seed,
+        sandbox_backend=spec.sandbox,
+        toolchains=toolchain_versions(),
+        limiters=limiters,
+    )
+
+
+def run_record(manifest: RunManifest) -> RunRecord:
+    """The trace's run record: the manifest's facts a trace reader needs."""
+    from repozero.traces import RunRecord
+
+    return RunRecord(
+        run_id=manifest.run_id,
+        started_at=manifest.created_at,
+        protocol=manifest.protocol["name"],
+        grader_version=manifest.grader_version,
+        config=manifest.config,
+        versions={"repozero": manifest.package_version, "git": manifest.git_sha, **manifest.toolchains},
+        dataset={"name": manifest.dataset_name, "hash": manifest.dataset_hash},
+    )
 
 
 def git_sha() -> str:

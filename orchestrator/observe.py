@@ -62,6 +62,9 @@ class ObservedProvider(ModelProvider):
     def session(self, session_id: str | None = None) -> Model:
         return ObservedModel(self.models.session(self.endpoint, session_id), self.actions, self.endpoint)
 
+    def on(self, endpoint: str, label: str | None = None) -> ObservedProvider:
+        return ObservedProvider(ModelProvider.on(self, endpoint, label), self.actions)
+
     def totals(self) -> Totals:
         return self.models.totals()
 

@@ -1,51 +1,24 @@
-"""Opening a run's parts — sandbox backend, Oracle, model provider, each observed — and its limiters, and
-warming the Docker pool before the first episode (the run builder's wiring, kept out of its control flow)."""
+"""A session's limiters, and warming the Docker pool before the first episode (wiring kept out of the
+session's control flow)."""
 
 from __future__ import annotations
 
 import time
-from contextlib import AsyncExitStack
 
-import msgspec
 import structlog
 
-from repozero.config import Config
-from repozero.datasets import Dataset
-from repozero.oracle import open_oracle
 from repozero.oracle.evaluate import toolchain_for
 from repozero.orchestrator.actions import ActionLog
 from repozero.orchestrator.context import Limiters, RunContext
-from repozero.orchestrator.limits import AdaptiveGauge, effective_config
-from repozero.orchestrator.manifest import RunManifest
-from repozero.orchestrator.observe import ObservedBackend, ObservedOracle, ObservedProvider
-from repozero.orchestrator.spec import EpisodeKey, RunSpec
+from repozero.orchestrator.limits import AdaptiveGauge
+from repozero.orchestrator.observe import ObservedBackend
+from repozero.orchestrator.spec import EpisodeKey
 from repozero.sandbox import SandboxSpec
-from repozero.wiring import ModelProvider, open_backend, open_model
+from repozero.wiring import ModelProvider
 
-__all__ = ["open_parts", "prewarm", "run_limiters"]
+__all__ = ["prewarm", "run_limiters"]
 
 log = structlog.get_logger()
-
-
-async def open_parts(
-    stack: AsyncExitStack,
-    config: Config,
-    spec: RunSpec,
-    dataset: Dataset,
-    manifest: RunManifest,
-    actions: ActionLog,
-) -> tuple[ObservedBackend, ObservedOracle, ObservedProvider]:
-    """The sandbox backend, the Oracle and the model provider, each observed (every call an action)."""
-    effective = effective_config(config)
-    backend = await stack.enter_async_context(open_backend(effective, spec.sandbox, run_id=manifest.run_id))
-    oracle = await stack.enter_async_context(open_oracle(config.oracle, sandbox=config.sandbox))
-    fake = {"latency_ms": config.run.fake_latency_ms} if config.run.fake_latency_ms else {}
-    provider = await stack.enter_async_context(open_model(effective, spec.model, dataset, **fake))
-    return (
-        ObservedBackend(backend, actions),
-        ObservedOracle(oracle, actions),
-        ObservedProvider(provider, actions),
-    )
 
 
 async def prewarm(
@@ -65,14 +38,9 @@ async def prewarm(
 def run_limiters(sizes: dict[str, int], backend: ObservedBackend, provider: ModelProvider) -> Limiters:
     """The run's own limiters, plus gauges of the endpoint's connections and the Docker API calls."""
     limiters = Limiters.sized(sizes)
-    name = f"model:{provider.endpoint}"
-    if provider.endpoint == "fake":  # the loopback endpoint is built by open_model: size it before first use
-        fake = provider.models.endpoints["fake"]
-        cap = sizes[name]
-        provider.models.endpoints["fake"] = msgspec.structs.replace(
-            fake, max_connections=cap, start_connections=cap
-        )
-    limiters.watched[name] = AdaptiveGauge(provider.models.endpoint(provider.endpoint).limiter)
+    limiters.watched[f"model:{provider.endpoint}"] = AdaptiveGauge(
+        provider.models.endpoint(provider.endpoint).limiter
+    )
     if backend.name == "docker":
         limiters.watched["docker_api"] = backend.client.api
     return limiters

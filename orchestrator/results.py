@@ -69,13 +69,19 @@ class RoundResult(Record, kw_only=True):
     wall_s: float = 0.0
 
 
+_BUDGET_ENDS = ("step_limit", "token_limit", "cost_limit", "time_limit")
+
+
 class EpisodeResult(Record, kw_only=True):
-    """An episode's outcome: the last round's hidden grade is its score."""
+    """An episode's outcome: the last round's hidden grade is its score.
+
+    `passed` is None when the episode failed for infrastructure reasons (`infra_error`): not scored.
+    """
 
     episode_id: str
     sample: str
     attempt: int
-    passed: bool
+    passed: bool | None
     success_rate: float
     failure_category: str | None
     cheat_flags: list[str]
@@ -91,6 +97,27 @@ class EpisodeResult(Record, kw_only=True):
     difficulty: str = ""
     category: str = ""
     subset: str = ""
+    rounds: list[RoundResult] = []
+    """Every ACE round's visible and hidden grade, in order."""
+    reward: float | None = None
+    """The episode's reward (`REWARD_FORMULA`); None (masked) for an infrastructure failure."""
+
+    @property
+    def tokens(self) -> int:
+        return self.tokens_in + self.tokens_out
+
+    @property
+    def cost_usd(self) -> float:
+        return self.cost
+
+    @property
+    def termination(self) -> str:
+        """Why the episode ended: `solved`, `infra_error`, a budget (`step_limit`, …) or `rounds_exhausted`."""
+        if self.infra_error:
+            return "infra_error"
+        if self.passed:
+            return "solved"
+        return self.exit_status if self.exit_status in _BUDGET_ENDS else "rounds_exhausted"
 
 
 class CaseRow(Record, kw_only=True):

@@ -1,20 +1,28 @@
-"""What a run was asked to do (from the command line), and the episodes that follow from it."""
+"""What a run was asked to do, resolved once from the config and the flags, and the episodes it implies."""
 
 from __future__ import annotations
 
 import fnmatch
+import random
 import re
 import time
 from pathlib import Path
+from typing import Any
 
+from repozero.config import Config
 from repozero.datasets import Dataset
 from repozero.errors import UsageError
 from repozero.records import Record
 
-__all__ = ["EpisodeKey", "RunSpec", "episode_id", "plan_episodes", "run_dir_for"]
+__all__ = ["EpisodeKey", "RunSpec", "episode_id", "plan_episodes", "run_dir_for", "seeded_order"]
 
 
 class RunSpec(Record, kw_only=True):
+    """A run's settings, every one resolved: `RunSpec.from_config` is where config and flags meet.
+
+    Built directly, a `RunSpec` takes its own defaults (those of an empty config), not a config file's.
+    """
+
     dataset: str
     model: str
     scaffold: str = "bash"
@@ -22,11 +30,46 @@ class RunSpec(Record, kw_only=True):
     attempts: int = 1
     protocol: str = "repozero-strict"
     samples: str | None = None
-    sandbox: str | None = None
+    sandbox: str = "local"
     out: str | None = None
     concurrency: int = 64
     seed: int = 0
+    """Orders the episodes a run starts (`seeded_order`) and seeds the loopback model server."""
     infra_retries: int = 2
+
+    @classmethod
+    def from_config(cls, config: Config, **flags: Any) -> RunSpec:
+        """The config's `[run]`, `[agent]` and `[sandbox]` settings, each overridden by a flag that is not None."""
+        given = {k: v for k, v in flags.items() if v is not None}
+        unknown = sorted(set(given) - set(cls.__struct_fields__))
+        if unknown:
+            raise UsageError(f"RunSpec.from_config: unknown setting {unknown[0]!r}")
+        run = config.run
+        resolved: dict[str, Any] = {
+            "scaffold": config.agent.scaffold,
+            "ace_rounds": run.ace_rounds,
+            "attempts": run.attempts,
+            "protocol": run.protocol,
+            "sandbox": config.sandbox.backend,
+            "concurrency": run.concurrency,
+            "seed": run.seed,
+            "infra_retries": run.infra_retries,
+            **given,
+        }
+        spec = cls(**resolved)
+        spec.check()
+        return spec
+
+    def check(self) -> None:
+        """Refuse settings no run can have, naming the flag."""
+        if self.ace_rounds < 0:
+            raise UsageError(f"--ace-rounds: must be ≥ 0, got {self.ace_rounds}")
+        if self.attempts < 1:
+            raise UsageError(f"--attempts: must be ≥ 1, got {self.attempts}")
+        if self.concurrency < 1:
+            raise UsageError(f"--concurrency: must be ≥ 1, got {self.concurrency}")
+        if self.infra_retries < 0:
+            raise UsageError(f"run.infra_retries: must be ≥ 0, got {self.infra_retries}")
 
 
 class EpisodeKey(Record, kw_only=True):
@@ -52,6 +95,21 @@ def plan_episodes(dataset: Dataset, samples_glob: str | None, attempts: int) -> 
             f"--dataset {dataset.root}: no sample {what}; build it with `repozero dataset build`"
         )
     return [EpisodeKey(sample=s.id, attempt=a) for a in range(attempts) for s in chosen]
+
+
+def seeded_order(keys: list[EpisodeKey], seed: int) -> list[EpisodeKey]:
+    """The order a run starts its episodes in: earlier attempts first, samples shuffled by the seed within
+    an attempt — so an interrupted run has spread its work over samples, reproducibly."""
+    rng = random.Random(f"episodes/{seed}")
+    by_attempt: dict[int, list[EpisodeKey]] = {}
+    for key in keys:
+        by_attempt.setdefault(key.attempt, []).append(key)
+    ordered: list[EpisodeKey] = []
+    for attempt in sorted(by_attempt):
+        group = sorted(by_attempt[attempt], key=lambda k: k.sample)
+        rng.shuffle(group)
+        ordered += group
+    return ordered
 
 
 def run_dir_for(spec: RunSpec, root: str) -> Path:

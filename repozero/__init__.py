@@ -1,17 +1,25 @@
 """RepoZero: measure and improve how well coding agents build whole repositories from scratch.
 
-The public API is re-exported lazily, so that importing a leaf such as `repozero.errors` stays cheap
-and never drags in the orchestrator.
+The public API (docs/api.md) is re-exported lazily, so that importing a leaf such as `repozero.errors`
+stays cheap and never drags in the orchestrator. Everything not named here is internal.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
 _EXPORTS = {
+    "Session": "repozero.orchestrator.session",
+    "RunSpec": "repozero.orchestrator.spec",
+    "EpisodeKey": "repozero.orchestrator.spec",
+    "EpisodeResult": "repozero.orchestrator.results",
+    "RoundResult": "repozero.orchestrator.results",
+    "RunSummary": "repozero.orchestrator.session",
+    "start_run": "repozero.orchestrator.run",
+    "resume_run": "repozero.orchestrator.run",
     "Case": "repozero.datasets",
     "Sample": "repozero.datasets",
     "Dataset": "repozero.datasets",
@@ -22,6 +30,15 @@ _EXPORTS = {
 }
 
 __all__ = ["__version__", *_EXPORTS]
+
+if TYPE_CHECKING:  # what type checkers and editors see; at run time `__getattr__` imports on first use
+    from repozero.config import Config, load_config
+    from repozero.datasets import Case, Dataset, Sample, load_dataset
+    from repozero.errors import RepoZeroError
+    from repozero.orchestrator.results import EpisodeResult, RoundResult
+    from repozero.orchestrator.run import resume_run, start_run
+    from repozero.orchestrator.session import RunSummary, Session
+    from repozero.orchestrator.spec import EpisodeKey, RunSpec
 
 
 def __getattr__(name: str) -> Any:

@@ -133,7 +133,8 @@ class ShellSession:
     async def _run(self, command: str, timeout_s: float | None, cap: int, started: float) -> ExecResult:
         proc = await self._ensure()
         framer = _Framer(self._sentinel, HeadTailCapture(cap))
-        deadline = started + timeout_s if timeout_s is not None else math.inf
+        # the deadline is on anyio's clock (trio's is not `time.monotonic`); `started` only times the result
+        deadline = anyio.current_time() + timeout_s if timeout_s is not None else math.inf
         with anyio.CancelScope(deadline=deadline) as scope:
             try:
                 await proc.send(command.encode() + b"\0")

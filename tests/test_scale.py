@@ -21,13 +21,13 @@ import anyio
 import pytest
 import structlog
 
-from repozero.config import load_config
+from repozero.config import Config, load_config
 from repozero.errors import ConfigError
 from repozero.orchestrator.actions import ActionLog
 from repozero.orchestrator.anomalies import find_open_actions
 from repozero.orchestrator.display import RunProgress, progress_fields, show_progress
-from repozero.orchestrator.limits import limiter_sizes
 from repozero.orchestrator.run import start_run
+from repozero.orchestrator.session import run_sizes
 from repozero.orchestrator.spec import RunSpec
 from repozero.traces.synthetic import episode_events
 
@@ -50,6 +50,11 @@ def anomalies(run_dir: Path, *extra: str) -> dict[str, Any]:
 # --- limiters ---------------------------------------------------------------------------------------------
 
 
+def limiter_sizes(config: Config, concurrency: int, backend: str, model: str) -> dict[str, int]:
+    spec = RunSpec(dataset=str(FIXTURE), model=model, sandbox=backend, concurrency=concurrency)
+    return run_sizes(config, spec)[2]
+
+
 def test_limiter_defaults_come_from_the_machine_and_config_overrides_them() -> None:
     sizes = limiter_sizes(load_config(), 64, "local", "fake:gold")
     memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
@@ -70,7 +75,9 @@ def test_limiter_defaults_come_from_the_machine_and_config_overrides_them() -> N
         "episodes": 8, "sandboxes": 12, "grading": 3, "oracle": max(8, 4 * CORES), "docker_api": 5, "model:qwen": 77,
     }  # fmt: skip
     assert (
-        limiter_sizes(load_config(None, ["sandbox.docker_api_concurrency=9"]), 1, "docker", "x")["docker_api"]
+        limiter_sizes(load_config(None, ["sandbox.docker_api_concurrency=9"]), 1, "docker", "fake:gold")[
+            "docker_api"
+        ]
         == 9
     )
     for bad, named in [

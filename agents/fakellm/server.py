@@ -15,7 +15,9 @@ from typing import Any
 
 import anyio
 import msgspec
+import sniffio
 from aiohttp import web
+from anyio.from_thread import start_blocking_portal
 
 from repozero.agents.fakellm.chat import ChatRequest, Reply, find_header
 from repozero.agents.fakellm.config import DEFAULT_DATASET, FakeLLMConfig
@@ -231,5 +233,16 @@ async def start_fake_server(
     name = str(loaded.root if loaded is not None else os.fspath(dataset))
     config = FakeLLMConfig(policy=policy, dataset=name, **settings)
     server = FakeServer(config, loaded)
-    async with server.running(port) as url:
-        yield url
+    if sniffio.current_async_library() == "asyncio":
+        async with server.running(port) as url:
+            yield url
+        return
+    # aiohttp serves on asyncio only: under trio the server gets an asyncio loop of its own, in a thread
+    with start_blocking_portal(backend="asyncio") as portal:
+        running = portal.wrap_async_context_manager(server.running(port))
+        url = await anyio.to_thread.run_sync(running.__enter__)
+        try:
+            yield url
+        finally:
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(running.__exit__, None, None, None)

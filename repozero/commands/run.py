@@ -43,23 +43,18 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
 def _spec(args: argparse.Namespace, config: Any) -> RunSpec:
     if not args.dataset or not args.model:
         raise UsageError("give --dataset and --model (or --resume RUN_DIR)")
-    rounds = config.run.ace_rounds if args.ace_rounds is None else args.ace_rounds
-    attempts = config.run.attempts if args.attempts is None else args.attempts
-    if rounds < 0 or attempts < 1:
-        raise UsageError("--ace-rounds must be ≥ 0 and --attempts ≥ 1")
-    if args.concurrency is not None and args.concurrency < 1:
-        raise UsageError(f"--concurrency: must be ≥ 1, got {args.concurrency}")
-    return RunSpec(
+    return RunSpec.from_config(
+        config,
         dataset=args.dataset,
         model=args.model,
-        scaffold=args.scaffold or config.agent.scaffold,
-        ace_rounds=rounds,
-        attempts=attempts,
-        protocol=args.protocol or config.run.protocol,
+        scaffold=args.scaffold,
+        ace_rounds=args.ace_rounds,
+        attempts=args.attempts,
+        protocol=args.protocol,
         samples=args.samples,
         sandbox=args.sandbox,
         out=args.out,
-        concurrency=args.concurrency or config.run.concurrency,
+        concurrency=args.concurrency,
     )
 
 
