@@ -48,8 +48,11 @@ _KINDS = {
     "programs": "oracle/programs",
     "results": "oracle/results",
     "wheels": "oracle/wheels",
+    "native": "oracle/native",
+    "rust-builds": "grader/rust",
 }
-"""Kind → folder under the cache root; each folder's children (not dot-files, not locks) are entries."""
+"""Kind → folder under the cache root; each folder's children (not dot-files, not locks) are entries.
+`native`: compiled C/C++ test programs; `rust-builds`: the grader's Rust builds (by source-tree hash)."""
 
 
 def touch_used(path: Path) -> None:

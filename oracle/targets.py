@@ -25,6 +25,7 @@ import msgspec
 
 from repozero.datasets import Sample
 from repozero.log import get_logger
+from repozero.oracle.caches import touch_used
 from repozero.oracle.config import OracleConfig, cache_root
 from repozero.oracle.grading import GradingPolicy
 from repozero.records import Record
@@ -131,6 +132,7 @@ async def build_target(sandbox: Sandbox, sample: Sample, target_dir: Path) -> Bu
     final = build_root() / key
     cached = _cached(final)
     if cached is not None:
+        touch_used(final)  # for `repozero cache prune`
         log.debug("rust_build_cached", sample=sample.id, tree=key[:16])
         return cached
     final.parent.mkdir(parents=True, exist_ok=True)

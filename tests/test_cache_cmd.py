@@ -42,18 +42,21 @@ def test_prune_removes_only_what_went_unused_and_nothing_being_built(tmp_path: P
     building = _entry(tmp_path / "oracle/venvs/ccc", old=True)
     stale_program = _entry(tmp_path / "oracle/programs/p1", old=True)
     stale_results = _entry(tmp_path / "oracle/results/r1.jsonl", old=True)
+    stale_native = _entry(tmp_path / "oracle/native/n1", old=True)
+    fresh_rust = _entry(tmp_path / "grader/rust/t1", old=False)
     lock = tmp_path / "oracle/venvs/ccc.lock"
     with open(lock, "a") as held:
         fcntl.flock(held, fcntl.LOCK_EX)  # a run creating this venv right now
         shown = json.loads(_cli(tmp_path, "show", "--json").stdout)
         dry = json.loads(_cli(tmp_path, "prune", "--older-than", "2d", "--dry-run", "--json").stdout)
-        assert stale_venv.exists() and dry["bytes"] == 120
+        assert stale_venv.exists() and dry["bytes"] == 130
         done = _cli(tmp_path, "prune", "--older-than", "2d", "--json")
     counts = {k["kind"]: len(k["entries"]) for k in shown["kinds"]}
-    assert counts == {"venvs": 3, "programs": 1, "results": 1, "wheels": 0}
+    assert counts == {"venvs": 3, "programs": 1, "results": 1, "wheels": 0, "native": 1, "rust-builds": 1}
     removed = sorted(Path(e["path"]).name for e in json.loads(done.stdout)["removed"])
-    assert removed == ["aaa", "p1", "r1.jsonl"]
+    assert removed == ["aaa", "n1", "p1", "r1.jsonl"]
     assert not stale_venv.exists() and not stale_program.exists() and not stale_results.exists()
+    assert not stale_native.exists() and fresh_rust.exists()
     assert fresh_venv.exists() and building.exists() and lock.exists()
 
 
