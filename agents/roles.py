@@ -46,6 +46,7 @@ class TaskView(Record, kw_only=True):
     target_language: str
     target_version: str
     whitebox: list[ShownCase]
+    source_language: str = "python"
 
 
 class Failure(Record, kw_only=True):
@@ -64,6 +65,19 @@ class Failure(Record, kw_only=True):
 
 
 _LANG_VERSION = {"javascript": "Node.js 24, ES modules", "rust": "Rust 1.96, edition 2021"}
+_SOURCE_KIND = {"python": "Python package", "c": "C library", "cpp": "C++ library"}
+_CONSTRAINTS = {
+    "javascript": (
+        "- {language} only ({version}), standard library only: no external packages, no\n"
+        "  package.json dependencies, no node_modules, no lockfiles.\n"
+    ),
+    "rust": (
+        "- Rust only ({version}), standard library only: a Cargo package at the repository root with no\n"
+        "  dependencies of any kind, no build.rs, no .cargo/config, no vendored crates. The entry point is\n"
+        "  built with `cargo build --release --offline`. No FFI to the C/C++ library (`extern` blocks,\n"
+        "  `#[link]`), no `std::process::Command`, no inline assembly.\n"
+    ),
+}
 
 
 def task_view(
@@ -93,6 +107,7 @@ def task_view(
         target_language=sample.target.language,
         target_version=sample.target.version or _LANG_VERSION.get(sample.target.language, ""),
         whitebox=shown,
+        source_language=sample.test_program.language,
     )
 
 
@@ -124,7 +139,8 @@ def render_cases(cases: Sequence[ShownCase], entry: Sequence[str]) -> str:
 def _program_section(view: TaskView) -> str:
     if view.test_program is None:
         return ""
-    return f"## The original test program (`{view.test_program_name}`)\n```python\n{view.test_program}```\n"
+    fence = view.source_language
+    return f"## The original test program (`{view.test_program_name}`)\n```{fence}\n{view.test_program}```\n"
 
 
 def coder_system(scaffold: str, workdir: str) -> str:
@@ -148,8 +164,11 @@ def coder_task(view: TaskView, *, scaffold: str, workdir: str, oracle_queries: i
         sample=view.sample,
         scaffold=scaffold,
         package=view.package,
+        source_kind=_SOURCE_KIND.get(view.source_language, "package"),
+        language_constraints=_CONSTRAINTS.get(view.target_language, _CONSTRAINTS["javascript"]).format(
+            language=view.target_language, version=view.target_version
+        ),
         target_language=view.target_language,
-        target_version=view.target_version,
         entry=shlex.join(view.entry),
         workdir=workdir,
         api_spec=view.api_spec.strip() + "\n",
