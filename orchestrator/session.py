@@ -24,11 +24,11 @@ from repozero.agents.scaffolds import AgentLimits
 from repozero.config import Config
 from repozero.datasets import Dataset, load_dataset
 from repozero.log import configure_logging
-from repozero.oracle import open_oracle
+from repozero.oracle import Oracle, open_oracle
 from repozero.oracle.grading import GradingPolicy
 from repozero.orchestrator.actions import ACTIONS_FILE, ActionLog
 from repozero.orchestrator.bus import EventBus
-from repozero.orchestrator.context import RunContext
+from repozero.orchestrator.context import Limiters, RunContext
 from repozero.orchestrator.episodes import run_episode
 from repozero.orchestrator.limits import effective_config, limiter_sizes
 from repozero.orchestrator.manifest import MANIFEST_NAME, RunManifest, new_manifest, read_manifest, run_record
@@ -39,9 +39,9 @@ from repozero.orchestrator.results import EpisodeResult, ResultsStore
 from repozero.orchestrator.spec import EpisodeKey, RunSpec, plan_episodes, seeded_order
 from repozero.records import Record
 from repozero.traces import RunFinished, RunFinishedRecord, RunStarted, TraceSink, TraceWriter
-from repozero.wiring import model_endpoint, open_backend, open_provider
+from repozero.wiring import ModelProvider, model_endpoint, open_backend, open_provider
 
-__all__ = ["RunSummary", "Session", "run_sizes", "summarize"]
+__all__ = ["RunSummary", "Session", "fake_settings", "run_sizes", "summarize"]
 
 log = structlog.get_logger()
 
@@ -86,12 +86,16 @@ class Session:
         *,
         run_dir: Path | None = None,
         sinks: Sequence[TraceSink] = (),
+        provider: ModelProvider | None = None,
+        oracle: Oracle | None = None,
+        limiters: Limiters | None = None,
     ) -> AsyncIterator[Session]:
         """Open every part of a run in the caller's event loop; close them all on exit.
 
         `run_dir`: where results, traces, actions and target snapshots go (its manifest, when there is
         one, names the run); None writes nothing but a temporary folder removed at exit. `sinks` also
-        receive every event.
+        receive every event. `provider`, `oracle`, `limiters`: parts already open that several sessions
+        share (a sweep's cells on one endpoint share its connection limiter); the caller closes them.
         """
         if not structlog.is_configured():  # unconfigured structlog prints debug lines: a library stays quiet
             configure_logging(level="warning")
@@ -117,11 +121,13 @@ class Session:
             backend = await stack.enter_async_context(
                 open_backend(effective, spec.sandbox, run_id=manifest.run_id)
             )
-            oracle = await stack.enter_async_context(open_oracle(config.oracle, sandbox=config.sandbox))
-            fake = _fake_settings(config, spec)
-            provider = await stack.enter_async_context(
-                open_provider(effective, endpoint, spec.model, dataset, **fake)
-            )
+            if oracle is None:
+                oracle = await stack.enter_async_context(open_oracle(config.oracle, sandbox=config.sandbox))
+            if provider is None:
+                fake = fake_settings(config, spec)
+                provider = await stack.enter_async_context(
+                    open_provider(effective, endpoint, spec.model, dataset, **fake)
+                )
             observed = ObservedBackend(backend, actions)
             oprovider = ObservedProvider(provider, actions)
             store = ResultsStore(run_dir / "results.sqlite" if run_dir else Path(":memory:"))
@@ -138,7 +144,7 @@ class Session:
                 provider=oprovider,
                 bus=EventBus([*own_sinks, *sinks]),
                 store=store,
-                limiters=run_limiters(sizes, observed, oprovider),
+                limiters=limiters if limiters is not None else run_limiters(sizes, observed, oprovider),
             )
             ctx.archive = run_dir is not None
             session = cls(ctx, spec, actions)
@@ -276,7 +282,7 @@ def _manifest(
     return new_manifest(config, spec, dataset, protocol, run_id=run_id, samples=samples, limiters=sizes)
 
 
-def _fake_settings(config: Config, spec: RunSpec) -> dict[str, object]:
+def fake_settings(config: Config, spec: RunSpec) -> dict[str, object]:
     """The loopback server's settings for a `fake:POLICY` model: the run's latency and seed."""
     if fake_policy(spec.model) is None:
         return {}

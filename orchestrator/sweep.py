@@ -1,0 +1,265 @@
+"""`repozero sweep`: every cell of a spec as a `Session` on one event loop, extending and never redoing.
+
+Only (cell, sample, attempt) triples a cell's results store has not finished run; cells interleave in a
+seeded round-robin (a killed sweep leaves every cell partly done, not some full and some empty); cells on
+the same model share its provider — one connection limiter per endpoint — and all cells share the Oracle
+and the episodes/sandboxes/grading/oracle limiters sized from `[infra]` (docs/sweeps.md).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sys
+import time
+import zlib
+from collections.abc import Callable
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+import anyio
+import msgspec
+import structlog
+
+from repozero.config import Config
+from repozero.datasets import Dataset, load_dataset
+from repozero.datasets.store import write_atomic
+from repozero.oracle import Oracle, open_oracle
+from repozero.orchestrator.context import Limiters
+from repozero.orchestrator.limits import AdaptiveGauge, effective_config
+from repozero.orchestrator.manifest import MANIFEST_NAME, new_manifest, read_manifest, write_manifest
+from repozero.orchestrator.protocols import get_protocol
+from repozero.orchestrator.results import ResultsStore
+from repozero.orchestrator.session import Session, fake_settings, run_sizes
+from repozero.orchestrator.spec import EpisodeKey, seeded_order
+from repozero.orchestrator.sweep_plan import (
+    CELL_FILE,
+    Cell,
+    CellPlan,
+    CellRecord,
+    build_cells,
+    plan_cell,
+    read_cell,
+    sweep_dir,
+)
+from repozero.orchestrator.sweep_spec import SweepSpec, load_sweep_spec
+from repozero.records import Record
+from repozero.textio import read_text
+from repozero.wiring import ModelProvider, model_endpoint, open_provider
+
+__all__ = ["Sweep", "SweepSummary", "interleave", "open_sweep", "run_sweep"]
+
+log = structlog.get_logger()
+
+
+class SweepSummary(Record, kw_only=True):
+    sweep_dir: str
+    cells: list[CellPlan]
+    ran: int
+    """Episodes this invocation started."""
+    interrupted: bool = False
+
+
+@dataclass
+class Sweep:
+    """A spec resolved against the config: its directory, dataset, samples and cells."""
+
+    spec: SweepSpec
+    dir: Path
+    dataset: Dataset
+    samples: list[str]
+    cells: list[Cell]
+
+    def plans(self, attempts: int | None = None) -> list[tuple[CellPlan, list[EpisodeKey]]]:
+        return [plan_cell(c, self.samples, attempts or self.spec.attempts) for c in self.cells]
+
+
+def open_sweep(config: Config, spec_path: str | Path, out: str | None = None) -> Sweep:
+    """Read the spec and resolve every cell (nothing is written)."""
+    spec = load_sweep_spec(spec_path)
+    dataset = load_dataset(spec.dataset)
+    live = [s.id for s in dataset.samples if s.status == "live"]
+    root = sweep_dir(spec, config, out)
+    return Sweep(spec, root, dataset, spec.select_samples(live), build_cells(config, spec, dataset, root))
+
+
+def interleave(todo: dict[str, list[EpisodeKey]], seed: int) -> list[tuple[str, EpisodeKey]]:
+    """Round-robin over cells (in a seeded order), each cell's keys in its own seeded order: after k·cells
+    starts every cell with work left has started k episodes."""
+    rng = random.Random(f"sweep/{seed}")
+    names = sorted(todo)
+    rng.shuffle(names)
+    queues = {n: seeded_order(todo[n], seed ^ zlib.crc32(n.encode())) for n in names}
+    out: list[tuple[str, EpisodeKey]] = []
+    for rank in range(max((len(q) for q in queues.values()), default=0)):
+        out += [(n, queues[n][rank]) for n in names if rank < len(queues[n])]
+    return out
+
+
+def run_sweep(config: Config, sweep: Sweep, *, pilot: int | None = None) -> SweepSummary:
+    """Write each cell's `cell.json` and manifest, then run every missing triple (with `pilot`: only until
+    each cell has that many finished episodes). SIGINT/SIGTERM stop it cleanly; run it again to go on."""
+    from repozero.runtime import run_async
+
+    sweep.dir.mkdir(parents=True, exist_ok=True)
+    write_atomic(sweep.dir / "spec.toml", read_text(sweep.spec.path).encode())
+    todo: dict[str, list[EpisodeKey]] = {}
+    for cell, (plan, keys) in zip(sweep.cells, sweep.plans(), strict=True):
+        _write_cell(cell, sweep)
+        if pilot is not None:
+            keys = seeded_order(keys, sweep.spec.seed)[: max(0, pilot - plan.done)]
+        todo[cell.key] = keys
+    order = interleave(todo, sweep.spec.seed)
+    log.info("sweep_started", sweep_dir=str(sweep.dir), cells=len(sweep.cells), todo=len(order))
+    interrupted = run_async(_run_all, config, sweep, order)
+    for cell in sweep.cells:
+        _close_cell(cell, interrupted)
+    return SweepSummary(
+        sweep_dir=str(sweep.dir),
+        cells=[p for p, _ in sweep.plans()],
+        ran=len(order),
+        interrupted=interrupted,
+    )
+
+
+def _write_cell(cell: Cell, sweep: Sweep) -> None:
+    """`cell.json` once; the manifest first written, or grown (attempts, samples) on a later invocation."""
+    cell.dir.mkdir(parents=True, exist_ok=True)
+    existing = read_cell(cell.dir)
+    if existing is None:
+        record = CellRecord(cell_key=cell.key, axes=cell.axes, science=cell.science)
+        write_atomic(cell.dir / CELL_FILE, msgspec.json.format(msgspec.json.encode(record), indent=2) + b"\n")
+    sizes = run_sizes(cell.config, cell.spec)[2]
+    if (cell.dir / MANIFEST_NAME).exists():
+        old = read_manifest(cell.dir)
+        manifest = msgspec.structs.replace(
+            old,
+            attempts=max(old.attempts, cell.spec.attempts),
+            samples=sorted({*old.samples, *sweep.samples}),
+            resumed_at=[*old.resumed_at, time.time()],
+            limiters=sizes,
+        )
+    else:
+        protocol = get_protocol(cell.spec.protocol)
+        manifest = new_manifest(
+            cell.config,
+            cell.spec,
+            sweep.dataset,
+            protocol,
+            run_id=cell.dir.name,
+            samples=sweep.samples,
+            limiters=sizes,
+        )
+    write_manifest(cell.dir, manifest)
+
+
+async def _run_all(config: Config, sweep: Sweep, order: list[tuple[str, EpisodeKey]]) -> bool:
+    """Open the shared parts and one session per cell, run `order`; True when a signal stopped it."""
+    async with AsyncExitStack() as stack:
+        limiters = Limiters.sized(_shared_sizes(sweep.cells))
+        providers: dict[str, ModelProvider] = {}
+        oracles: dict[str, Oracle] = {}
+        sessions: dict[str, Session] = {}
+        for cell in sweep.cells:
+            provider = await _provider(stack, providers, cell, sweep.dataset, limiters)
+            oracle = await _oracle(stack, oracles, cell)
+            session = await stack.enter_async_context(
+                Session.open(
+                    cell.config,
+                    cell.spec,
+                    run_dir=cell.dir,
+                    provider=provider,
+                    oracle=oracle,
+                    limiters=limiters,
+                )
+            )
+            sessions[cell.key] = session
+        interrupted = await _until_signal(
+            [partial(sessions[name].run_episode, key.sample, attempt=key.attempt) for name, key in order]
+        )
+        for session in sessions.values():
+            session.interrupted = interrupted
+        return interrupted
+
+
+def _shared_sizes(cells: list[Cell]) -> dict[str, int]:
+    """The sweep's own limiters: the smallest size any cell would have (they are sized from `[infra]`)."""
+    sizes: dict[str, int] = {}
+    for cell in cells:
+        for name, size in run_sizes(cell.config, cell.spec)[2].items():
+            sizes[name] = min(size, sizes.get(name, size))
+    return sizes
+
+
+async def _provider(
+    stack: AsyncExitStack,
+    providers: dict[str, ModelProvider],
+    cell: Cell,
+    dataset: Dataset,
+    limiters: Limiters,
+) -> ModelProvider:
+    """One provider per (model, endpoint settings): cells on it share its connection limiter."""
+    resolved, endpoint = model_endpoint(cell.config, cell.spec.model)
+    effective = effective_config(resolved)
+    settings = msgspec.to_builtins(effective.endpoints[endpoint])
+    key = msgspec.json.encode([cell.spec.model, settings], order="deterministic").decode()
+    if key not in providers:
+        fake = fake_settings(cell.config, cell.spec)
+        provider = await stack.enter_async_context(
+            open_provider(effective, endpoint, cell.spec.model, dataset, **fake)
+        )
+        providers[key] = provider
+        limiters.watched[f"model:{cell.spec.model}"] = AdaptiveGauge(
+            provider.models.endpoint(provider.endpoint).limiter
+        )
+    return providers[key]
+
+
+async def _oracle(stack: AsyncExitStack, oracles: dict[str, Oracle], cell: Cell) -> Oracle:
+    """One Oracle per (oracle, sandbox) settings: cells share its fork servers and result cache."""
+    config = cell.config
+    key = msgspec.json.encode([config.oracle, config.sandbox], order="deterministic").decode()
+    if key not in oracles:
+        oracles[key] = await stack.enter_async_context(open_oracle(config.oracle, sandbox=config.sandbox))
+    return oracles[key]
+
+
+async def _until_signal(jobs: list[Callable[[], object]]) -> bool:
+    """Start `jobs` in order (each waits its turn at the shared episodes limiter) until they end or
+    SIGINT/SIGTERM; True when a signal stopped them. A second SIGINT exits at once."""
+    interrupted = False
+    async with anyio.create_task_group() as tg:
+
+        async def watch_signals() -> None:
+            nonlocal interrupted
+            with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                async for signum in signals:
+                    if interrupted and signum == signal.SIGINT:
+                        print("repozero: second interrupt, exiting now", file=sys.stderr)
+                        os._exit(130)
+                    interrupted = True
+                    log.warning("sweep_interrupted", signal=signal.Signals(signum).name)
+                    work.cancel_scope.cancel()
+
+        tg.start_soon(watch_signals)
+        async with anyio.create_task_group() as work:
+            for job in jobs:
+                work.start_soon(job)  # type: ignore[arg-type]
+        tg.cancel_scope.cancel()
+    return interrupted
+
+
+def _close_cell(cell: Cell, interrupted: bool) -> None:
+    """Episodes a stop left running are marked interrupted (the next invocation restarts them)."""
+    path = cell.dir / "results.sqlite"
+    if not path.exists():
+        return
+    store = ResultsStore(path)
+    try:
+        if interrupted or store.counts().get("running"):
+            store.mark_interrupted()
+    finally:
+        store.close()
