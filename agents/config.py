@@ -91,9 +91,18 @@ class EndpointConfig(Record, kw_only=True):
     max_retries: int = 8
     retry_initial_s: float = 1.0
     retry_max_s: float = 60.0
+    stream: bool = True
+    """Stream responses (server-sent events): time to first token and tokens/s are recorded, and a
+    stalled stream is cut by `stream_idle_timeout_s` instead of the whole `call_timeout_s`. A server
+    that answers a streamed request with a whole JSON body is read as such; `false` never asks."""
     connect_timeout_s: float = 10.0
     request_timeout_s: float = 600.0
-    """Longest silence while waiting for a response (read timeout)."""
+    """Longest silence while waiting for a response (read timeout): for a stream, until its first event
+    (the server's queue and prefill)."""
+    stream_idle_timeout_s: float = 60.0
+    """Longest silence between two events of a stream once it has begun; a stalled stream is retried."""
+    call_timeout_s: float = 3600.0
+    """Longest one attempt may take, start to end (a reasoning model may generate for many minutes)."""
     eject_after_failures: int = 3
     eject_s: float = 30.0
     prices: dict[str, Price] = {}

@@ -94,6 +94,9 @@ class Loopback:
             await asyncio.sleep(self.delay_s)
         anthropic = request.path.endswith("/messages")
         n = 1 if anthropic else int(body.get("n", 1))
+        if body.get("stream"):
+            events = _anthropic_events(self.answer) if anthropic else _openai_events(self.answer, n)
+            return await _stream(request, events)
         return web.json_response(_anthropic(self.answer) if anthropic else _openai(self.answer, n))
 
     async def _fault(self, fault: str, request: web.Request) -> web.StreamResponse:
@@ -190,6 +193,106 @@ def _anthropic(a: Answer) -> dict[str, Any]:
             "output_tokens": a.completion_tokens,
         },
     }
+
+
+async def _stream(request: web.Request, events: list[str]) -> web.StreamResponse:
+    """Server-sent events, one write each (as a real server flushes them)."""
+    response = web.StreamResponse(headers={"content-type": "text/event-stream", "cache-control": "no-cache"})
+    await response.prepare(request)
+    for event in events:
+        await response.write(event.encode())
+    await response.write_eof()
+    return response
+
+
+def _pieces(text: str, size: int) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def _openai_events(a: Answer, n: int) -> list[str]:
+    """The answer as streamed chunks: role, reasoning, content and tool-call argument deltas, token ids
+    and logprobs in chunks of their own (empty delta, as vLLM sends them), finish, usage, `[DONE]`."""
+    whole = _openai(a, n)
+    head = {"id": a.request_id, "object": "chat.completion.chunk", "model": a.model}
+    chunks: list[dict[str, Any]] = []
+    for i in range(n):
+        first: dict[str, Any] = {
+            "index": i,
+            "delta": {"role": "assistant", "content": ""},
+            "finish_reason": None,
+        }
+        chunks.append({**head, "choices": [first]})
+        deltas: list[dict[str, Any]] = []
+        deltas += [{a.reasoning_field: p} for p in _pieces(a.reasoning or "", 4)]
+        deltas += [{"content": p} for p in _pieces(a.content, 3)]
+        for k, (call_id, name, args) in enumerate(a.tool_calls):
+            start = {
+                "index": k,
+                "id": call_id,
+                "type": "function",
+                "function": {"name": name, "arguments": ""},
+            }
+            deltas.append({"tool_calls": [start]})
+            deltas += [
+                {"tool_calls": [{"index": k, "function": {"arguments": p}}]} for p in _pieces(_args(args), 5)
+            ]
+        chunks += [{**head, "choices": [{"index": i, "delta": d, "finish_reason": None}]} for d in deltas]
+        ids, lps = a.token_ids, a.logprobs
+        for start in range(0, max(len(ids or []), len(lps or [])), 2):
+            choice: dict[str, Any] = {"index": i, "delta": {}, "finish_reason": None}
+            if ids is not None:
+                choice["token_ids"] = ids[start : start + 2]
+            if lps is not None:
+                part = lps[start : start + 2]
+                choice["logprobs"] = {
+                    "content": [{"token": f"t{start + j}", "logprob": lp} for j, lp in enumerate(part)]
+                }
+            chunks.append({**head, "choices": [choice]})
+        last = {"index": i, "delta": {}, "finish_reason": whole["choices"][i]["finish_reason"]}
+        chunks.append({**head, "choices": [last]})
+    if a.prompt_token_ids is not None:
+        chunks[0]["prompt_token_ids"] = a.prompt_token_ids
+    chunks.append({**head, "choices": [], "usage": whole["usage"]})
+    return [f"data: {json.dumps(c)}\n\n" for c in chunks] + ["data: [DONE]\n\n"]
+
+
+def _anthropic_events(a: Answer) -> list[str]:
+    """The answer as the messages API streams it, block by block."""
+    whole = _anthropic(a)
+    usage = whole["usage"]
+    start = {**whole, "content": [], "stop_reason": None, "usage": {**usage, "output_tokens": 1}}
+    events: list[tuple[str, dict[str, Any]]] = [
+        ("message_start", {"type": "message_start", "message": start})
+    ]
+    events.append(("ping", {"type": "ping"}))
+    for index, block in enumerate(whole["content"]):
+        kind = block["type"]
+        if kind == "tool_use":
+            opened, deltas = (
+                {**block, "input": {}},
+                [{"type": "input_json_delta", "partial_json": p} for p in _pieces(_args(block["input"]), 5)],
+            )
+        else:
+            field = "thinking" if kind == "thinking" else "text"
+            opened = {**block, field: ""}
+            deltas = [{"type": f"{field}_delta", field: p} for p in _pieces(block[field], 3)]
+        events.append(
+            ("content_block_start", {"type": "content_block_start", "index": index, "content_block": opened})
+        )
+        events += [
+            ("content_block_delta", {"type": "content_block_delta", "index": index, "delta": d})
+            for d in deltas
+        ]
+        events.append(("content_block_stop", {"type": "content_block_stop", "index": index}))
+    ending = {"stop_reason": whole["stop_reason"], "stop_sequence": None}
+    events.append(
+        (
+            "message_delta",
+            {"type": "message_delta", "delta": ending, "usage": {"output_tokens": usage["output_tokens"]}},
+        )
+    )
+    events.append(("message_stop", {"type": "message_stop"}))
+    return [f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events]
 
 
 def _args(args: Any) -> str:

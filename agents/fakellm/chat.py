@@ -74,6 +74,9 @@ class ChatRequest(Record):
     top_logprobs: int = 0
     return_token_ids: bool = False
     tokens_as_ids: bool = False
+    stream: bool = False
+    include_usage: bool = False
+    """`stream_options.include_usage`: a last chunk with the usage (OpenAI streams only)."""
 
     def tool(self, name: str) -> ToolSpec | None:
         return next((t for t in self.tools if t.name == name), None)

@@ -27,7 +27,12 @@ class FakeLLMConfig(Record, kw_only=True):
     faults: tuple[str, ...] = FAULT_KINDS
     seed: int | None = None
     hang_s: float = 120.0
-    """How long a `hang` fault holds a request before the server gives up on it."""
+    """How long a `hang` fault holds a request before the server gives up on it (and a `stall` a stream)."""
+    stream_tokens: int = 16
+    """Completion tokens per streamed chunk (vLLM's `--stream-interval`; vLLM's default is 1, but a byte
+    token is a quarter of a real one and every chunk costs both sides CPU)."""
+    stream_interval_ms: float = 0.0
+    """Pause between two streamed events (0: the whole stream in one write)."""
     retry_after_s: int = 1
     enforce_max_tokens: bool = False
     """Cut replies longer than the request's max_tokens (byte tokens are many: off by default)."""
@@ -49,6 +54,12 @@ class FakeLLMConfig(Record, kw_only=True):
             raise UsageError(f"--latency-ms: expected a non-negative number, got {self.latency_ms}")
         if not (self.hang_s > 0 and math.isfinite(self.hang_s)):
             raise UsageError(f"--hang-s: expected a positive number, got {self.hang_s}")
+        if self.stream_tokens < 1:
+            raise UsageError(f"--stream-tokens: expected a positive integer, got {self.stream_tokens}")
+        if not (self.stream_interval_ms >= 0 and math.isfinite(self.stream_interval_ms)):
+            raise UsageError(
+                f"--stream-interval-ms: expected a non-negative number, got {self.stream_interval_ms}"
+            )
         if self.max_model_len is not None and self.max_model_len < 1:
             raise UsageError(f"--max-model-len: expected a positive integer, got {self.max_model_len}")
         if self.retry_after_s < 0:

@@ -1,8 +1,10 @@
 """Latency and injected faults: what a flaky, slow endpoint does to a client, on purpose and at a rate.
 
 Fault kinds: `429` (with Retry-After), `500`, `hang` (no answer until the client gives up; bounded on
-the server), `malformed` (a body that is not JSON), `truncated` (finish reason `length`, content cut),
-`bad-tool-args` (a tool call whose arguments are not usable JSON).
+the server), `malformed` (a body that is not JSON; streamed: one event cut in half), `truncated` (finish
+reason `length`, content cut), `bad-tool-args` (a tool call whose arguments are not usable JSON), `cut`
+(the connection closed half-way through a stream; before any answer when not streamed) and `stall` (a
+stream that stops half-way for `hang_s`, then goes on; a `hang` when not streamed).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ __all__ = [
     "truncate",
 ]
 
-FAULT_KINDS = ("429", "500", "hang", "malformed", "truncated", "bad-tool-args")
+FAULT_KINDS = ("429", "500", "hang", "malformed", "truncated", "bad-tool-args", "cut", "stall")
 JitterKind = Literal["none", "uniform", "lognormal"]
 
 

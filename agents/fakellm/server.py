@@ -32,6 +32,7 @@ from repozero.agents.fakellm.faults import (
 )
 from repozero.agents.fakellm.material import SampleShelf
 from repozero.agents.fakellm.policies import PolicyError, parse_policy
+from repozero.agents.fakellm.stream import anthropic_events, openai_events
 from repozero.agents.fakellm.tokenizer import render_completion, render_prompt
 from repozero.agents.fakellm.wire import (
     BadRequest,
@@ -154,9 +155,11 @@ class FakeServer:
             status = int(fault)
             headers = {"Retry-After": str(self.config.retry_after_s)} if status == 429 else {}
             return _json(error(status, f"injected fault {fault}"), status, headers)
-        if fault == "hang":
+        if fault == "hang" or (fault == "stall" and not chat.stream):
             await anyio.sleep(self.config.hang_s)
             return _json(error(504, f"injected hang: gave up after {self.config.hang_s} s"), 504)
+        if fault == "cut" and not chat.stream:
+            return _drop(request)
         prompt_ids = render_prompt(chat.messages, chat.tools)
         limit = self.config.max_model_len
         if limit is not None and (refused := refusal(chat, len(prompt_ids), limit)) is not None:
@@ -171,10 +174,44 @@ class FakeServer:
             reply.text, reply.tool_calls, finished=reply.finish_reason != "length", reasoning=reply.reasoning
         )
         field = self.config.reasoning
+        if chat.stream:
+            size = self.config.stream_tokens
+            events = (
+                openai_events(chat, reply, prompt_ids, completion_ids, serial, field, size)
+                if api == "openai"
+                else anthropic_events(chat, reply, prompt_ids, completion_ids, serial, size)
+            )
+            return await self._stream(request, events, fault)
         body = _encode(build(chat, reply, prompt_ids, completion_ids, serial, field))
         if fault == "malformed":
             body = body[: len(body) // 2]
         return web.Response(body=body, content_type="application/json")
+
+    async def _stream(
+        self, request: web.Request, events: list[bytes], fault: str | None
+    ) -> web.StreamResponse:
+        """Send `events` as server-sent events; `cut`, `stall` and `malformed` strike half-way."""
+        half = len(events) // 2
+        if fault == "malformed":
+            events[half] = events[half][: len(events[half]) // 2] + b"\n\n"
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+        )
+        await response.prepare(request)
+        interval = self.config.stream_interval_ms / 1000.0
+        if not interval and fault not in ("cut", "stall"):
+            await response.write(b"".join(events))
+        else:
+            for i, event in enumerate(events):
+                if i == half and fault == "cut":
+                    return _drop(request)
+                if i == half and fault == "stall":
+                    await anyio.sleep(self.config.hang_s)
+                elif i and interval:
+                    await anyio.sleep(interval)
+                await response.write(event)
+        await response.write_eof()
+        return response
 
     def _reply(self, chat: ChatRequest, fault: str | None) -> Reply:
         header = find_header(chat.messages)
@@ -206,6 +243,13 @@ class FakeServer:
         finally:
             with anyio.CancelScope(shield=True):
                 await runner.cleanup()
+
+
+def _drop(request: web.Request) -> web.Response:
+    """Close the connection where it stands (what was written still goes out first)."""
+    assert request.transport is not None
+    request.transport.close()
+    return web.Response()
 
 
 def _json(body: dict[str, Any], status: int, headers: dict[str, str] | None = None) -> web.Response:

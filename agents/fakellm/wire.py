@@ -65,8 +65,6 @@ def thinking_signature(thinking: str) -> str:
 def _object(body: Any) -> dict[str, Any]:
     if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
         raise BadRequest("the body must be a JSON object with a `messages` list")
-    if body.get("stream"):
-        raise BadRequest("the fake server does not stream; send `stream: false`")
     return body
 
 
@@ -96,6 +94,10 @@ def parse_openai(raw: Any) -> ChatRequest:
         top_logprobs=_int(body, "top_logprobs") or 0,
         return_token_ids=bool(body.get("return_token_ids")),
         tokens_as_ids=bool(body.get("return_tokens_as_token_ids")),
+        stream=bool(body.get("stream")),
+        include_usage=bool(
+            isinstance(options := body.get("stream_options"), dict) and options.get("include_usage")
+        ),
     )
 
 
@@ -136,6 +138,7 @@ def parse_anthropic(raw: Any) -> ChatRequest:
         messages=messages,
         tools=tools,
         max_tokens=_int(body, "max_tokens"),
+        stream=bool(body.get("stream")),
     )
 
 

@@ -15,7 +15,15 @@ import msgspec
 
 from repozero.agents.config import EndpointConfig
 from repozero.agents.models.budget import DEFAULT_MAX_TOKENS
-from repozero.agents.models.codec import USER_AGENT, BadResponse, Parsed, param, reasoning_kept, unset_or
+from repozero.agents.models.codec import (
+    USER_AGENT,
+    Assembler,
+    BadResponse,
+    Parsed,
+    param,
+    reasoning_kept,
+    unset_or,
+)
 from repozero.agents.models.records import (
     Choice,
     FinishReason,
@@ -28,7 +36,7 @@ from repozero.agents.models.records import (
 )
 from repozero.errors import UsageError
 
-__all__ = ["ANTHROPIC_VERSION", "AnthropicCodec"]
+__all__ = ["ANTHROPIC_VERSION", "AnthropicCodec", "WireBlock", "WireReply", "WireUsage"]
 
 ANTHROPIC_VERSION = "2023-06-01"
 _FINISH: dict[str, FinishReason] = {
@@ -41,7 +49,7 @@ _FINISH: dict[str, FinishReason] = {
 }
 
 
-class _Block(msgspec.Struct):
+class WireBlock(msgspec.Struct):
     type: str = ""
     text: str | None = None
     thinking: str | None = None
@@ -51,22 +59,22 @@ class _Block(msgspec.Struct):
     input: Any = None
 
 
-class _Usage(msgspec.Struct):
+class WireUsage(msgspec.Struct):
     input_tokens: int | None = None
     output_tokens: int | None = None
     cache_read_input_tokens: int | None = None
     cache_creation_input_tokens: int | None = None
 
 
-class _Reply(msgspec.Struct):
+class WireReply(msgspec.Struct):
     id: str = ""
     model: str = ""
-    content: list[_Block] | None = None
+    content: list[WireBlock] | None = None
     stop_reason: str | None = None
-    usage: _Usage | None = None
+    usage: WireUsage | None = None
 
 
-_decoder = msgspec.json.Decoder(_Reply)
+_decoder = msgspec.json.Decoder(WireReply)
 _encode_json = msgspec.json.Encoder().encode
 
 
@@ -105,6 +113,8 @@ class AnthropicCodec:
         extra = unset_or(params.extra_body, {})
         body.update(sent)
         body.update(extra)
+        if self.config.stream:
+            body["stream"] = True
         return body, {**sent, **extra}
 
     def _turns(self, messages: Sequence[Message]) -> list[dict[str, Any]]:
@@ -141,6 +151,16 @@ class AnthropicCodec:
             data = _decoder.decode(body)
         except msgspec.DecodeError as exc:
             raise BadResponse(f"unreadable message: {exc}") from None
+        return self.parsed(data)
+
+    def assembler(self) -> Assembler:
+        """A fresh reader of one streamed message (anthropic_stream.py, which builds on this module)."""
+        from repozero.agents.models.anthropic_stream import AnthropicStream
+
+        return AnthropicStream(self)
+
+    def parsed(self, data: WireReply) -> Parsed:
+        """A message (read whole, or assembled from a stream) on our records."""
         if data.content is None:
             raise BadResponse("message without content")
         return Parsed(choices=[_choice(data)], usage=_usage(data.usage), model=data.model, request_id=data.id)
@@ -166,7 +186,7 @@ def _user_blocks(m: Message) -> list[dict[str, Any]]:
     return [{"type": "text", "text": m.content}]
 
 
-def _choice(data: _Reply) -> Choice:
+def _choice(data: WireReply) -> Choice:
     texts: list[str] = []
     thoughts: list[str] = []
     signature: str | None = None
@@ -190,7 +210,7 @@ def _choice(data: _Reply) -> Choice:
     return Choice(message=message, finish_reason="tool_calls" if calls and reason == "stop" else reason)
 
 
-def _usage(u: _Usage | None) -> Usage:
+def _usage(u: WireUsage | None) -> Usage:
     """Anthropic's `input_tokens` excludes cache reads and writes; ours includes them."""
     if u is None:
         return Usage()

@@ -20,10 +20,11 @@ import msgspec
 from msgspec import UNSET
 
 from repozero.agents.config import EndpointConfig, SamplingParams
+from repozero.agents.models.account import CallAccount
 from repozero.agents.models.adaptive import AdaptiveLimiter
 from repozero.agents.models.anthropic import AnthropicCodec
 from repozero.agents.models.budget import MAX_REFITS, TokenBudget, TokenLimit, explain_overflow, read_limit
-from repozero.agents.models.codec import BadResponse, Codec, Parsed
+from repozero.agents.models.codec import BadResponse, Codec, Parsed, StreamBroken
 from repozero.agents.models.errors import ModelConfigError, ModelRequestError, ModelUnavailableError
 from repozero.agents.models.http import HttpPool, HttpReply
 from repozero.agents.models.openai import OpenAICodec
@@ -32,7 +33,6 @@ from repozero.agents.models.records import (
     Choice,
     Message,
     ModelResponse,
-    Timings,
     ToolSpec,
     Totals,
     Usage,
@@ -40,6 +40,7 @@ from repozero.agents.models.records import (
 )
 from repozero.agents.models.replicas import Replica, ReplicaSet
 from repozero.agents.models.retry import backoff_s, classify, error_detail, retry_after_s
+from repozero.agents.models.streaming import Streamed, fetch_stream
 from repozero.errors import ConfigError
 from repozero.log import get_logger
 
@@ -62,27 +63,6 @@ class _TooMany(msgspec.Struct):
 
     limit: TokenLimit
     detail: str
-
-
-class _Call:
-    """The running account of one `complete` call across its attempts."""
-
-    def __init__(self) -> None:
-        self.started_at = time.time()
-        self.t0 = time.monotonic()
-        self.queue_s = self.request_s = self.retry_wait_s = self.latency_s = 0.0
-        self.waits: list[Wait] = []
-        self.rate_limited = False
-
-    def timings(self) -> Timings:
-        return Timings(
-            started_at=self.started_at,
-            queue_s=self.queue_s,
-            retry_wait_s=self.retry_wait_s,
-            request_s=self.request_s,
-            latency_s=self.latency_s,
-            total_s=time.monotonic() - self.t0,
-        )
 
 
 class EndpointClient:
@@ -141,7 +121,7 @@ class EndpointClient:
             resolved = msgspec.structs.replace(resolved, max_tokens=self.budget.default(used))
         body, sent = self.codec.build(messages, tools, resolved)
         payload = _encode(body)
-        call = _Call()
+        call = CallAccount()
         failures = refits = 0
         while True:
             target = replica or self.replicas.pick(session)
@@ -176,7 +156,7 @@ class EndpointClient:
         try:
             self.budget.check(configured)
         except ModelConfigError:
-            self._count_failure(_Call(), 0, ledger)
+            self._count_failure(CallAccount(), 0, ledger)
             raise
 
     def _refit(self, too_many: _TooMany, params: SamplingParams, explicit: bool, refits: int) -> int | Parsed:
@@ -197,25 +177,48 @@ class EndpointClient:
         )
         return fitted
 
-    async def _attempt(self, replica: Replica, payload: bytes, call: _Call) -> Parsed | _Failure | _TooMany:
+    async def _attempt(
+        self, replica: Replica, payload: bytes, call: CallAccount
+    ) -> Parsed | _Failure | _TooMany:
         queued = time.monotonic()
         async with self.limiter.slot():
             began = time.monotonic()
             call.queue_s += began - queued
             try:
-                reply = await self.pool.post(
-                    replica.target,
-                    payload,
-                    self.codec.headers,
-                    self.config.connect_timeout_s,
-                    self.config.request_timeout_s,
-                )
+                reply = await self._send(replica, payload)
             except _NO_RESPONSE as exc:
                 return self._no_response(replica, exc)
+            except StreamBroken as exc:
+                self.replicas.failed(replica, f"stream_{exc.kind}")
+                return _Failure(kind=exc.kind, detail=exc.detail)
+            except BadResponse as exc:  # an event that cannot be read
+                self.replicas.failed(replica, "bad_response")
+                return _Failure(kind="server", detail=str(exc))
             finally:
                 call.latency_s = time.monotonic() - began
                 call.request_s += call.latency_s
+        if isinstance(reply, Streamed):
+            call.streamed = reply
+            return self._accepted(replica, reply.parsed, call)
+        call.streamed = None
         return self._judge(replica, reply, call)
+
+    async def _send(self, replica: Replica, payload: bytes) -> HttpReply | Streamed:
+        if self.config.stream:
+            return await fetch_stream(self.pool, replica.target, payload, self.codec, self.config)
+        return await self.pool.post(
+            replica.target,
+            payload,
+            self.codec.headers,
+            self.config.connect_timeout_s,
+            min(self.config.request_timeout_s, self.config.call_timeout_s),
+        )
+
+    def _accepted(self, replica: Replica, parsed: Parsed, call: CallAccount) -> Parsed:
+        self.replicas.succeeded(replica)
+        if not call.rate_limited:
+            self.limiter.succeeded()
+        return parsed
 
     def _no_response(self, replica: Replica, exc: BaseException) -> _Failure:
         """A dropped connection or a read timeout (told apart by the aiohttp error under httpx's)."""
@@ -226,7 +229,7 @@ class EndpointClient:
         self.replicas.failed(replica, kind)
         return _Failure(kind=kind, detail=f"{type(cause).__name__}: {cause}".strip(": "))
 
-    def _judge(self, replica: Replica, reply: HttpReply, call: _Call) -> Parsed | _Failure | _TooMany:
+    def _judge(self, replica: Replica, reply: HttpReply, call: CallAccount) -> Parsed | _Failure | _TooMany:
         verdict = classify(reply)
         if verdict == "ok":
             try:
@@ -234,10 +237,7 @@ class EndpointClient:
             except BadResponse as exc:
                 self.replicas.failed(replica, "bad_response")
                 return _Failure(kind="server", detail=str(exc), status=reply.status)
-            self.replicas.succeeded(replica)
-            if not call.rate_limited:
-                self.limiter.succeeded()
-            return parsed
+            return self._accepted(replica, parsed, call)
         detail = error_detail(reply.body)
         if verdict == "context_length":
             self.replicas.succeeded(replica)
@@ -256,7 +256,7 @@ class EndpointClient:
         self.replicas.failed(replica, f"http_{reply.status}")
         return _Failure(kind="server", detail=detail, status=reply.status, retry_after=retry_after_s(reply))
 
-    async def _wait(self, attempt: int, failure: _Failure, replica: Replica, call: _Call) -> None:
+    async def _wait(self, attempt: int, failure: _Failure, replica: Replica, call: CallAccount) -> None:
         seconds = backoff_s(
             attempt, self.config.retry_initial_s, self.config.retry_max_s, failure.retry_after
         )
@@ -285,7 +285,7 @@ class EndpointClient:
         call.retry_wait_s += time.monotonic() - began
 
     def _response(
-        self, parsed: Parsed, replica: Replica, call: _Call, retries: int, sent: dict
+        self, parsed: Parsed, replica: Replica, call: CallAccount, retries: int, sent: dict
     ) -> ModelResponse:
         priced = price_on(self.config.prices, dt.datetime.now(dt.UTC).date())
         completion_ids = all(c.completion_token_ids is not None for c in parsed.choices)
@@ -301,7 +301,7 @@ class EndpointClient:
             usage=parsed.usage,
             cost=cost_of(parsed.usage, priced[1]) if priced else 0.0,
             price_date=priced[0] if priced else None,
-            timings=call.timings(),
+            timings=call.timings(parsed.usage.completion_tokens),
             retries=retries,
             waits=call.waits,
             prompt_token_ids=parsed.prompt_token_ids,
@@ -315,7 +315,7 @@ class EndpointClient:
             reasoning_history=self.config.reasoning_history,
         )
 
-    def _count_failure(self, call: _Call, retries: int, ledger: Ledger | None) -> None:
+    def _count_failure(self, call: CallAccount, retries: int, ledger: Ledger | None) -> None:
         for book in (self.ledger, ledger):
             if book is not None:
                 book.add_failure(retries, call.queue_s, call.retry_wait_s, call.request_s)
@@ -371,6 +371,9 @@ def _check(name: str, config: EndpointConfig) -> None:
     for key in ("min_connections", "start_connections", "max_connections"):
         if getattr(config, key) < 1:
             raise ConfigError(f"{where}.{key}: must be at least 1")
+    for key in ("connect_timeout_s", "request_timeout_s", "stream_idle_timeout_s", "call_timeout_s"):
+        if not getattr(config, key) > 0:
+            raise ConfigError(f"{where}.{key}: must be a positive number of seconds")
     check_prices(name, config.prices)
 
 

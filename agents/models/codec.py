@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import httpx
 from msgspec import UNSET
@@ -11,13 +11,35 @@ from msgspec import UNSET
 from repozero.agents.models.records import Choice, Message, SamplingParams, ToolSpec, Usage
 from repozero.records import Record
 
-__all__ = ["USER_AGENT", "BadResponse", "Codec", "Parsed", "param", "reasoning_kept", "unset_or"]
+__all__ = [
+    "USER_AGENT",
+    "Assembler",
+    "BadResponse",
+    "Codec",
+    "Parsed",
+    "StreamBroken",
+    "param",
+    "reasoning_kept",
+    "unset_or",
+]
 
 USER_AGENT = "repozero-model-client/1"
 
 
 class BadResponse(Exception):
     """A 2xx response we cannot read (not JSON, no choices): retried like a server error."""
+
+
+class StreamBroken(Exception):
+    """A stream that did not end as its API ends one: cut, stalled, or an error event mid-way.
+
+    An infrastructure fault, retried like a dropped connection (`connection`), a read timeout
+    (`timeout`) or a 5xx (`server`: the server's error event)."""
+
+    def __init__(self, kind: Literal["connection", "timeout", "server"], detail: str) -> None:
+        super().__init__(detail)
+        self.kind = kind
+        self.detail = detail
 
 
 class Parsed(Record, kw_only=True):
@@ -47,6 +69,26 @@ class Codec(Protocol):
 
     def parse(self, body: bytes) -> Parsed:
         """The response body; raises `BadResponse` when it cannot be read."""
+        ...
+
+    def assembler(self) -> Assembler:
+        """A reader for one streamed answer (`stream = true`)."""
+        ...
+
+
+class Assembler(Protocol):
+    """Builds one answer from a stream's events, exactly as the whole response would have read."""
+
+    done: bool
+    """The API's end-of-stream event has arrived (`[DONE]`, `message_stop`)."""
+
+    def feed(self, data: bytes) -> bool:
+        """One event's data; True when it carried generated tokens (for time to first token).
+        Raises `BadResponse` (unreadable) or `StreamBroken` (an error event)."""
+        ...
+
+    def result(self) -> Parsed:
+        """The whole answer; raises `BadResponse` when the events do not make one."""
         ...
 
 

@@ -12,14 +12,18 @@ rest of the call and we use none of it; `client` is still there for anyone who w
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 import aiohttp
+import anyio
 import httpx
 import sniffio
 from httpx_aiohttp import AiohttpTransport
 
 from repozero.records import Record
 
-__all__ = ["HttpPool", "HttpReply"]
+__all__ = ["HttpPool", "HttpReply", "HttpStream"]
 
 
 class HttpReply(Record, kw_only=True):
@@ -29,6 +33,43 @@ class HttpReply(Record, kw_only=True):
     body: bytes
     retry_after: str | None = None
     retry_after_ms: str | None = None
+
+
+class HttpStream:
+    """An open response: `events` says whether it is a server-sent event stream to read by `chunks`."""
+
+    def __init__(self, response: httpx.Response) -> None:
+        self.response = response
+        self.status = response.status_code
+        kind = response.headers.get("content-type", "") if self.status < 400 else ""
+        self.events = kind.startswith("text/event-stream")
+
+    def chunks(self) -> AsyncIterator[bytes]:
+        """The body's bytes as the network delivers them (several events per chunk, or part of one)."""
+        if "content-encoding" in self.response.headers:
+            return self.response.aiter_bytes()
+        return self.response.stream.__aiter__()  # type: ignore[union-attr]
+
+    async def reply(self) -> HttpReply:
+        """The whole response, as `HttpPool.post` returns it."""
+        return await _whole(self.response)
+
+
+async def _whole(response: httpx.Response) -> HttpReply:
+    if "content-encoding" in response.headers:
+        data = await response.aread()
+    else:  # identity: the raw stream, without httpx's decoder chain
+        data = b"".join([chunk async for chunk in response.stream])  # type: ignore[union-attr]
+    status = response.status_code
+    if status < 400:  # header lookups cost; only failures need them
+        return HttpReply(status=status, body=data)
+    headers = response.headers
+    return HttpReply(
+        status=status,
+        body=data,
+        retry_after=headers.get("retry-after"),
+        retry_after_ms=headers.get("retry-after-ms"),
+    )
 
 
 class HttpPool:
@@ -69,10 +110,9 @@ class HttpPool:
         )
         return aiohttp.ClientSession(connector=connector)
 
-    async def post(
+    def _request(
         self, url: httpx.URL, body: bytes, headers: httpx.Headers, connect_s: float, read_s: float
-    ) -> HttpReply:
-        """POST `body`; raises `httpx.TransportError` (timeouts included) when no response arrives."""
+    ) -> httpx.Request:
         timeout = {"connect": connect_s, "read": read_s, "write": read_s, "pool": None}
         # `stream=` with our own Content-Length skips httpx's header auto-population (3x cheaper);
         # aiohttp adds Host, httpx's own transport needs it given
@@ -87,24 +127,35 @@ class HttpPool:
             extensions={"timeout": timeout},
         )
         request.read()
+        return request
+
+    async def post(
+        self, url: httpx.URL, body: bytes, headers: httpx.Headers, connect_s: float, read_s: float
+    ) -> HttpReply:
+        """POST `body`; raises `httpx.TransportError` (timeouts included) when no response arrives."""
+        request = self._request(url, body, headers, connect_s, read_s)
         response = await self._transport.handle_async_request(request)
         try:
-            if "content-encoding" in response.headers:
-                data = await response.aread()
-            else:  # identity: the raw stream, without httpx's decoder chain
-                data = b"".join([chunk async for chunk in response.stream])  # type: ignore[union-attr]
+            return await _whole(response)
         finally:
             await response.aclose()
-        status = response.status_code
-        if status < 400:  # header lookups cost; only failures need them
-            return HttpReply(status=status, body=data)
-        headers = response.headers
-        return HttpReply(
-            status=status,
-            body=data,
-            retry_after=headers.get("retry-after"),
-            retry_after_ms=headers.get("retry-after-ms"),
-        )
+
+    @asynccontextmanager
+    async def stream(
+        self, url: httpx.URL, body: bytes, headers: httpx.Headers, connect_s: float, read_s: float
+    ) -> AsyncIterator[HttpStream]:
+        """POST `body` and hold the response open: its events as they arrive, or (an error, a server
+        that does not stream) the whole reply. `read_s` bounds each silence, as in `post`.
+
+        The response is closed on the way out even when cancelled (an idle stream cut by the caller):
+        a half-read connection is dropped, never reused."""
+        request = self._request(url, body, headers, connect_s, read_s)
+        response = await self._transport.handle_async_request(request)
+        try:
+            yield HttpStream(response)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await response.aclose()
 
     async def get(self, url: httpx.URL, headers: httpx.Headers, timeout_s: float) -> HttpReply:
         """GET `url` (model lists: rare, so the client's full API is fine); raises `httpx.TransportError`."""

@@ -16,7 +16,15 @@ import msgspec
 
 from repozero.agents.config import EndpointConfig
 from repozero.agents.models.budget import DEFAULT_MAX_TOKENS
-from repozero.agents.models.codec import USER_AGENT, BadResponse, Parsed, param, reasoning_kept, unset_or
+from repozero.agents.models.codec import (
+    USER_AGENT,
+    Assembler,
+    BadResponse,
+    Parsed,
+    param,
+    reasoning_kept,
+    unset_or,
+)
 from repozero.agents.models.records import (
     Choice,
     FinishReason,
@@ -28,7 +36,18 @@ from repozero.agents.models.records import (
     make_tool_call,
 )
 
-__all__ = ["DEFAULT_MAX_TOKENS", "OpenAICodec"]
+__all__ = [
+    "DEFAULT_MAX_TOKENS",
+    "Completion",
+    "Logprobs",
+    "OpenAICodec",
+    "TokenLogprob",
+    "WireChoice",
+    "WireFunction",
+    "WireMessage",
+    "WireToolCall",
+    "WireUsage",
+]
 
 _NEUTRAL = {
     "top_k": -1,
@@ -49,36 +68,36 @@ _FINISH: dict[str, FinishReason] = {
 _THINK = re.compile(r"^\s*<think>(.*?)</think>\s*", re.DOTALL)
 
 
-class _Function(msgspec.Struct):
+class WireFunction(msgspec.Struct):
     name: str = ""
     arguments: Any = ""
 
 
-class _ToolCall(msgspec.Struct):
+class WireToolCall(msgspec.Struct):
     id: str = ""
-    function: _Function | None = None
+    function: WireFunction | None = None
 
 
-class _Message(msgspec.Struct):
+class WireMessage(msgspec.Struct):
     content: str | None = None
     reasoning_content: str | None = None
     reasoning: str | None = None
-    tool_calls: list[_ToolCall] | None = None
+    tool_calls: list[WireToolCall] | None = None
 
 
-class _TokenLogprob(msgspec.Struct):
+class TokenLogprob(msgspec.Struct):
     token: str = ""
     logprob: float = 0.0
 
 
-class _Logprobs(msgspec.Struct):
-    content: list[_TokenLogprob] | None = None
+class Logprobs(msgspec.Struct):
+    content: list[TokenLogprob] | None = None
 
 
-class _Choice(msgspec.Struct):
-    message: _Message | None = None
+class WireChoice(msgspec.Struct):
+    message: WireMessage | None = None
     finish_reason: str | None = None
-    logprobs: _Logprobs | None = None
+    logprobs: Logprobs | None = None
     token_ids: list[int] | None = None
 
 
@@ -87,7 +106,7 @@ class _Details(msgspec.Struct):
     reasoning_tokens: int | None = None
 
 
-class _Usage(msgspec.Struct):
+class WireUsage(msgspec.Struct):
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     prompt_tokens_details: _Details | None = None
@@ -96,15 +115,15 @@ class _Usage(msgspec.Struct):
     cached_tokens: int | None = None  # Kimi
 
 
-class _Completion(msgspec.Struct):
+class Completion(msgspec.Struct):
     id: str = ""
     model: str = ""
-    choices: list[_Choice] = []
-    usage: _Usage | None = None
+    choices: list[WireChoice] = []
+    usage: WireUsage | None = None
     prompt_token_ids: list[int] | None = None  # vLLM, with return_token_ids
 
 
-_decoder = msgspec.json.Decoder(_Completion)
+_decoder = msgspec.json.Decoder(Completion)
 _encode_json = msgspec.json.Encoder().encode
 
 
@@ -136,6 +155,9 @@ class OpenAICodec:
         extra = unset_or(params.extra_body, {})
         body.update(sent)
         body.update(extra)
+        if self.config.stream:  # usage comes in a last chunk of its own, only when asked for
+            body["stream"] = True
+            body["stream_options"] = {"include_usage": True}
         return body, {**sent, **extra}
 
     def _sampling(self, p: SamplingParams) -> dict[str, Any]:
@@ -181,6 +203,16 @@ class OpenAICodec:
             data = _decoder.decode(body)
         except msgspec.DecodeError as exc:
             raise BadResponse(f"unreadable chat completion: {exc}") from None
+        return self.parsed(data)
+
+    def assembler(self) -> Assembler:
+        """A fresh reader of one streamed answer (openai_stream.py, which builds on this module)."""
+        from repozero.agents.models.openai_stream import OpenAIStream
+
+        return OpenAIStream(self)
+
+    def parsed(self, data: Completion) -> Parsed:
+        """A chat completion (read whole, or assembled from a stream) on our records."""
         if not data.choices:
             raise BadResponse("chat completion without choices")
         return Parsed(
@@ -191,8 +223,8 @@ class OpenAICodec:
             prompt_token_ids=data.prompt_token_ids,
         )
 
-    def _choice(self, c: _Choice) -> Choice:
-        wire = c.message or _Message()
+    def _choice(self, c: WireChoice) -> Choice:
+        wire = c.message or WireMessage()
         content, reasoning = wire.content or "", wire.reasoning or wire.reasoning_content
         if self.config.split_think_tags and reasoning is None and (found := _THINK.match(content)):
             reasoning, content = found.group(1).strip(), content[found.end() :]
@@ -216,13 +248,13 @@ def _tool(t: ToolSpec) -> dict[str, Any]:
     }
 
 
-def _tool_call(t: _ToolCall) -> ToolCall:
-    fn = t.function or _Function()
+def _tool_call(t: WireToolCall) -> ToolCall:
+    fn = t.function or WireFunction()
     arguments = fn.arguments if isinstance(fn.arguments, str) else _encode_json(fn.arguments).decode()
     return make_tool_call(t.id, fn.name, arguments)
 
 
-def _ids_from_tokens(tokens: list[_TokenLogprob] | None) -> list[int] | None:
+def _ids_from_tokens(tokens: list[TokenLogprob] | None) -> list[int] | None:
     """vLLM's `return_tokens_as_token_ids` spells each logprob token `token_id:N`."""
     if not tokens or not all(t.token.startswith("token_id:") for t in tokens):
         return None
@@ -232,7 +264,7 @@ def _ids_from_tokens(tokens: list[_TokenLogprob] | None) -> list[int] | None:
         return None
 
 
-def _usage(u: _Usage | None) -> Usage:
+def _usage(u: WireUsage | None) -> Usage:
     if u is None:
         return Usage()
     details, completion = u.prompt_tokens_details, u.completion_tokens_details

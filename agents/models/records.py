@@ -113,6 +113,11 @@ class Timings(Record, kw_only=True):
     latency_s: float = 0.0
     """The attempt that answered."""
     total_s: float = 0.0
+    ttft_s: float | None = None
+    """Streamed calls: from the answering attempt's request to its first generated token."""
+    tokens_per_s: float | None = None
+    """Streamed calls: completion tokens after the first, over the time between first and last token
+    (the decode rate); None when they came in one read and the rate cannot be told."""
 
 
 class Choice(Record, kw_only=True):

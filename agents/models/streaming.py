@@ -1,0 +1,89 @@
+"""One streamed attempt: events read as they arrive, under three clocks, into one whole answer.
+
+The clocks: until the first byte of the body, `request_timeout_s` (the server's queue and prefill);
+after it, `stream_idle_timeout_s` between two reads (a stalled stream); over everything,
+`call_timeout_s` (a reasoning model may generate for many minutes — but not for ever). One cancel scope
+holds the nearest of them, moved forward at each read: cheaper than a timer per event.
+
+A stream that ends before its API's last event (`[DONE]`, `message_stop`), a transport error mid-way,
+or an error event is a `StreamBroken`: retried by the client as an infrastructure fault, never taken as
+an answer. A server that answers a streamed request with a whole JSON body (or an error status) is
+handed back as an `HttpReply`, judged like any other.
+"""
+
+from __future__ import annotations
+
+import aiohttp
+import anyio
+import httpx
+
+from repozero.agents.config import EndpointConfig
+from repozero.agents.models.codec import Codec, Parsed, StreamBroken
+from repozero.agents.models.http import HttpPool, HttpReply
+from repozero.agents.models.sse import EventReader
+from repozero.records import Record
+
+__all__ = ["Streamed", "fetch_stream"]
+
+_BROKEN = (httpx.TransportError, aiohttp.ClientError, OSError)
+
+
+class Streamed(Record, kw_only=True):
+    """A stream read to its end: the answer, and when its tokens came (seconds since the attempt began)."""
+
+    parsed: Parsed
+    first_token_s: float | None = None
+    """The first event carrying generated tokens: the time to first token."""
+    last_token_s: float | None = None
+    events: int = 0
+
+
+async def fetch_stream(
+    pool: HttpPool, url: httpx.URL, payload: bytes, codec: Codec, config: EndpointConfig
+) -> Streamed | HttpReply:
+    """POST a streamed request and read it whole; raises `StreamBroken` or a transport error."""
+    began = anyio.current_time()
+    end = began + config.call_timeout_s
+    idle = config.stream_idle_timeout_s
+    reader, assembler = EventReader(), codec.assembler()
+    first: float | None = None
+    last: float | None = None
+    started = False
+    with anyio.CancelScope(deadline=min(end, began + config.request_timeout_s)) as scope:
+        async with pool.stream(
+            url, payload, codec.headers, config.connect_timeout_s, config.request_timeout_s
+        ) as response:
+            if not response.events:
+                return await response.reply()
+            try:
+                # read to the end of the body, past the last event: a connection left half-read
+                # could not go back to the pool
+                async for chunk in response.chunks():
+                    now = anyio.current_time()
+                    scope.deadline = min(end, now + idle)
+                    started = True
+                    for data in reader.feed(chunk):
+                        if assembler.feed(data):
+                            first = now if first is None else first
+                            last = now
+            except _BROKEN as exc:  # the connection failed mid-way
+                if not assembler.done:
+                    cause = exc.__cause__ or exc
+                    why = f"{type(cause).__name__}: {cause}".strip(": ")
+                    raise StreamBroken("connection", _cut(reader.events, why)) from None
+    if not assembler.done:
+        if scope.cancelled_caught:
+            clock = "request_timeout_s" if not started else "stream_idle_timeout_s"
+            waited = "call_timeout_s" if anyio.current_time() >= end else clock
+            raise StreamBroken("timeout", _cut(reader.events, f"nothing read within {waited}"))
+        raise StreamBroken("connection", _cut(reader.events, "the server ended it before its last event"))
+    return Streamed(
+        parsed=assembler.result(),
+        first_token_s=None if first is None else first - began,
+        last_token_s=None if last is None else last - began,
+        events=reader.events,
+    )
+
+
+def _cut(events: int, why: str) -> str:
+    return f"stream cut after {events} events: {why}"
