@@ -22,7 +22,7 @@ from repozero.errors import UsageError
 from repozero.orchestrator.protocols import get_protocol
 from repozero.orchestrator.results import EpisodeResult, ResultsStore
 from repozero.orchestrator.spec import EpisodeKey, RunSpec
-from repozero.orchestrator.sweep_spec import SweepSpec, infra_key
+from repozero.orchestrator.sweep_spec import ENDPOINT_SCIENCE, SweepSpec, infra_key
 from repozero.records import Record, explain
 from repozero.wiring import model_endpoint
 
@@ -118,31 +118,58 @@ def _cell_config(base: Config, sweep: SweepSpec, model: str, settings: dict[str,
 
 
 def science(config: Config, spec: RunSpec, dataset_hash: str) -> dict[str, Any]:
-    """The canonical science config of a run: what its cell key hashes."""
+    """The canonical science config of a run: what its cell key hashes.
+
+    The things a result depends on, by name (model and endpoint identity with its sampling parameters,
+    scaffold, agent limits, ACE budget, protocol and its version, isolation modes, dataset content,
+    grader version, seed), plus every other non-infra setting that differs from its default — so a key
+    does not move when the code gains or loses a setting nobody set (docs/sweeps.md)."""
     from repozero.oracle.grading import GRADER_VERSION
 
     resolved, endpoint = model_endpoint(config, spec.model)
-    cfg = msgspec.to_builtins(resolved)
-    cfg["endpoints"] = {endpoint: cfg["endpoints"][endpoint]}
-    cfg["run"].pop("attempts", None)
-    _drop_infra(cfg, "")
+    ep = msgspec.to_builtins(resolved.endpoints[endpoint])
+    agent = config.agent
     return {
         "key_version": KEY_VERSION,
         "model": spec.model,
-        "config": cfg,
+        "endpoint": {k: v for k, v in ep.items() if k in ENDPOINT_SCIENCE},
+        "scaffold": spec.scaffold,
+        "ace_rounds": spec.ace_rounds,
+        "agent_limits": [agent.step_limit, agent.token_limit, agent.cost_limit, agent.time_limit_s],
         "protocol": msgspec.to_builtins(get_protocol(spec.protocol)),
+        "isolation": [spec.sandbox, config.sandbox.local_isolation, config.oracle.isolation],
         "dataset_hash": dataset_hash,
         "grader_version": GRADER_VERSION,
+        "seed": spec.seed,
+        "settings": _set_science(config),
     }
 
 
-def _drop_infra(node: dict[str, Any], prefix: str) -> None:
-    for key in list(node):
-        path = f"{prefix}{key}"
-        if infra_key(path):
-            del node[key]
-        elif isinstance(node[key], dict):
-            _drop_infra(node[key], f"{path}.")
+def _set_science(config: Config) -> dict[str, Any]:
+    """Non-infra settings (endpoints apart) whose value is not the default, by dotted key."""
+    mine = _flat(msgspec.to_builtins(config), "")
+    defaults = _flat(msgspec.to_builtins(Config()), "")
+    return {
+        path: value
+        for path, value in sorted(mine.items())
+        if defaults.get(path, _MISSING) != value
+        and not infra_key(path)
+        and not path.startswith("endpoints.")
+        and path not in ("run.attempts", "run.seed")
+    }
+
+
+_MISSING = object()
+
+
+def _flat(node: dict[str, Any], prefix: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if isinstance(value, dict) and value:
+            out.update(_flat(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
 
 
 def cell_key(science: dict[str, Any]) -> str:

@@ -24,7 +24,7 @@ from repozero.errors import UsageError
 from repozero.records import Record, explain
 from repozero.textio import read_text
 
-__all__ = ["CellAxes", "SweepSpec", "infra_key", "load_sweep_spec", "short_name"]
+__all__ = ["ENDPOINT_SCIENCE", "CellAxes", "SweepSpec", "infra_key", "load_sweep_spec", "short_name"]
 
 SHORT_NAMES = {
     "scaffold": "agent.scaffold",
@@ -52,7 +52,7 @@ _SANDBOX_INFRA = {
     "case_parallelism",
 }
 _ORACLE_INFRA = {"cache_dir", "cache", "servers", "server_idle_s", "parallel", "batch_max"}
-_ENDPOINT_SCIENCE = {
+ENDPOINT_SCIENCE = {
     "api",
     "flavor",
     "model",
@@ -84,7 +84,7 @@ def infra_key(path: str) -> bool:
     if section == "oracle":
         return rest[0] in _ORACLE_INFRA
     if section == "endpoints":
-        return len(rest) >= 2 and rest[1] not in _ENDPOINT_SCIENCE
+        return len(rest) >= 2 and rest[1] not in ENDPOINT_SCIENCE
     return False
 
 
