@@ -119,6 +119,8 @@ class EpisodeHooks:
             timing=CallTiming(
                 started_at=t.started_at,
                 latency_s=t.latency_s,
+                ttft_s=t.ttft_s,
+                tokens_per_s=t.tokens_per_s,
                 queue_wait_s=t.queue_s,
                 retry_wait_s=t.retry_wait_s,
             ),

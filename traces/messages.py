@@ -106,6 +106,9 @@ class CallTiming(Record, kw_only=True):
     """Unix time the call was requested (before any queueing)."""
     latency_s: float
     ttft_s: float | None = None
+    """Streamed calls: from the answering attempt's request to its first generated token."""
+    tokens_per_s: float | None = None
+    """Streamed calls: the decode rate (completion tokens after the first, over first to last token)."""
     queue_wait_s: float = 0.0
     """Time waiting for a connection slot of the endpoint (its CapacityLimiter)."""
     retry_wait_s: float = 0.0

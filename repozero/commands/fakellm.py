@@ -44,6 +44,12 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     serve.add_argument("--hang-s", type=float, default=120.0, help="how long a hang fault holds a request")
     serve.add_argument("--retry-after", type=int, default=1, help="Retry-After seconds sent with 429")
     serve.add_argument(
+        "--stream-tokens", type=int, default=16, help="completion tokens per streamed chunk (default 16)"
+    )
+    serve.add_argument(
+        "--stream-interval-ms", type=float, default=0.0, help="pause between streamed events (default 0)"
+    )
+    serve.add_argument(
         "--enforce-max-tokens", action="store_true", help="cut replies at the request's max_tokens"
     )
     serve.add_argument(
@@ -73,6 +79,8 @@ def _serve(args: argparse.Namespace) -> int:
         seed=args.seed,
         hang_s=args.hang_s,
         retry_after_s=args.retry_after,
+        stream_tokens=args.stream_tokens,
+        stream_interval_ms=args.stream_interval_ms,
         enforce_max_tokens=args.enforce_max_tokens,
         max_model_len=args.max_model_len,
         reasoning=args.reasoning,
