@@ -12,7 +12,7 @@ from repozero.datasets import Dataset
 from repozero.oracle import Oracle
 from repozero.oracle.grading import GradingPolicy
 from repozero.orchestrator.bus import EventBus
-from repozero.orchestrator.limits import Gauge, new_limiter
+from repozero.orchestrator.limits import Gauge, LimiterQueue, new_limiter, queue_of
 from repozero.orchestrator.protocols import Protocol
 from repozero.orchestrator.results import ResultsStore
 from repozero.sandbox import SandboxBackend
@@ -49,9 +49,9 @@ class Limiters:
     def sizes(self) -> dict[str, int]:
         return {name: int(g.total_tokens) for name, g in self.gauges().items()}
 
-    def saturation(self) -> dict[str, tuple[int, int]]:
-        """(borrowed, total) of every limiter, by name."""
-        return {name: (g.borrowed_tokens, int(g.total_tokens)) for name, g in self.gauges().items()}
+    def saturation(self) -> dict[str, LimiterQueue]:
+        """Borrowed, total and waiting of every limiter, by name (what the display shows)."""
+        return {name: queue_of(g) for name, g in self.gauges().items()}
 
 
 _OWN = ("episodes", "sandboxes", "grading", "oracle")

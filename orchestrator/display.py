@@ -1,121 +1,39 @@
-"""The run's progress, live: episodes queued/running/done, pass rate, tokens and cost, rate-limit waits,
-limiter saturation and an ETA — a rich table on a terminal, plain `run_progress` log lines otherwise.
+"""The run's progress, watched: a live panel on a terminal, plain `run_progress` log lines otherwise.
 
-`RunProgress` is a sink on the event bus: an event costs a few counter updates. Drawing happens in its own
-task on a timer, so no agent step ever waits on a terminal.
+The panel shows episodes done/running/queued, the pass rate so far, tokens and cost, every limiter's queue
+(borrowed/total and tasks waiting), elapsed time and ETA, and the slowest episodes in flight. While it is
+up, only warnings and errors print above it; info events go to `RUN_DIR/events.log` (repozero.log).
+Drawing runs in its own task on a timer, so no agent step ever waits on a terminal.
 """
 
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Callable
 from typing import Any, Literal
 
 import anyio
-import msgspec
 import structlog
-from rich.console import Console
+from rich.console import Console, Group
 from rich.live import Live
+from rich.panel import Panel
 from rich.table import Table
 
-from repozero.traces import EpisodeFinished, EpisodeStarted, Event, ModelCalled, ModelCallFailed, RunStarted
+from repozero.log import current_log_file, terminal_panel
+from repozero.orchestrator.limits import LimiterQueue
+from repozero.orchestrator.progress import InFlight, ProgressSnapshot, RunProgress
 
 __all__ = [
     "DisplayMode",
     "ProgressSnapshot",
     "RunProgress",
     "progress_fields",
+    "progress_panel",
     "resolve_mode",
     "show_progress",
 ]
 
 log = structlog.get_logger()
 DisplayMode = Literal["auto", "live", "plain", "off"]
-Saturation = Callable[[], dict[str, tuple[int, int]]]
-
-
-class ProgressSnapshot(msgspec.Struct, kw_only=True):
-    elapsed_s: float
-    total: int
-    done: int
-    running: int
-    queued: int
-    solved: int
-    scored: int
-    """Episodes finished by this process and not infra failures (the pass rate's denominator)."""
-    infra_failures: int
-    pass_rate: float | None
-    tokens: int
-    cost_usd: float
-    model_calls: int
-    failed_calls: int
-    rate_limit_waits: int
-    rate_limit_wait_s: float
-    limiters: dict[str, tuple[int, int]]
-    eta_s: float | None
-
-
-class RunProgress:
-    """Counters of one run, fed by the event bus (a `TraceSink`); memory is bounded by episodes in flight."""
-
-    def __init__(self, total: int, already_done: int = 0, saturation: Saturation | None = None) -> None:
-        self.total, self.already_done = total, already_done
-        self.saturation = saturation or dict
-        self.started_at = time.monotonic()
-        self.running: set[str] = set()
-        self.finished = self.solved = self.scored = self.infra = 0
-        self.tokens = self.calls = self.failed_calls = self.rate_limit_waits = 0
-        self.cost = self.rate_limit_wait_s = 0.0
-
-    def emit(self, event: Event) -> None:
-        match event:
-            case ModelCalled(call=call):
-                self.calls += 1
-                self.tokens += call.usage.prompt_tokens + call.usage.completion_tokens
-                self.cost += call.usage.cost_usd
-                for retry in call.retries:
-                    if retry.status == 429 or retry.error.startswith("rate_limit"):
-                        self.rate_limit_waits += 1
-                        self.rate_limit_wait_s += retry.wait_s
-            case ModelCallFailed():
-                self.failed_calls += 1
-            case RunStarted():  # the clock (and the ETA) starts when episodes can start
-                self.started_at = time.monotonic()
-            case EpisodeStarted(episode=ep):
-                self.running.add(ep.episode_id)
-            case EpisodeFinished(episode=ep):
-                self.running.discard(ep.episode_id)
-                self.finished += 1
-                if ep.infra_failure:
-                    self.infra += 1
-                else:
-                    self.scored += 1
-                    self.solved += ep.status == "solved"
-
-    def snapshot(self) -> ProgressSnapshot:
-        elapsed = time.monotonic() - self.started_at
-        done = self.already_done + self.finished
-        left = max(self.total - done, 0)
-        return ProgressSnapshot(
-            elapsed_s=elapsed,
-            total=self.total,
-            done=done,
-            running=len(self.running),
-            queued=max(left - len(self.running), 0),
-            solved=self.solved,
-            scored=self.scored,
-            infra_failures=self.infra,
-            pass_rate=self.solved / self.scored if self.scored else None,
-            tokens=self.tokens,
-            cost_usd=self.cost,
-            model_calls=self.calls,
-            failed_calls=self.failed_calls,
-            rate_limit_waits=self.rate_limit_waits,
-            rate_limit_wait_s=self.rate_limit_wait_s,
-            limiters=self.saturation(),
-            eta_s=left * elapsed / self.finished if self.finished else None,
-        )
 
 
 def _duration(seconds: float | None) -> str:
@@ -126,6 +44,10 @@ def _duration(seconds: float | None) -> str:
     return f"{hours}h{rest // 60:02d}m" if hours else f"{rest // 60}m{rest % 60:02d}s"
 
 
+def _ago(seconds: float) -> str:
+    return f"{int(seconds)}s" if seconds < 60 else _duration(seconds)
+
+
 def _count(n: float) -> str:
     for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
         if n >= size:
@@ -134,7 +56,8 @@ def _count(n: float) -> str:
 
 
 def progress_fields(s: ProgressSnapshot) -> dict[str, Any]:
-    """The snapshot as log key-values (`run_progress`): counts, rates and `name=borrowed/total` per limiter."""
+    """The snapshot as log key-values (`run_progress`): counts, rates, `limit_NAME=borrowed/total` per
+    limiter, `waiting_NAME` where tasks wait, and the slowest episode in flight."""
     fields: dict[str, Any] = {
         "done": f"{s.done}/{s.total}",
         "running": s.running,
@@ -148,25 +71,69 @@ def progress_fields(s: ProgressSnapshot) -> dict[str, Any]:
         "elapsed": _duration(s.elapsed_s),
         "eta": _duration(s.eta_s),
     }
-    fields.update((f"limit_{name}", f"{used}/{total}") for name, (used, total) in s.limiters.items())
+    fields.update((f"limit_{name}", f"{q.borrowed}/{q.total}") for name, q in s.limiters.items())
+    fields.update((f"waiting_{name}", q.waiting) for name, q in s.limiters.items() if q.waiting)
+    if s.slowest:
+        fields["slowest"] = f"{s.slowest[0].episode_id} {_duration(s.slowest[0].age_s)}"
     return fields
 
 
-def progress_table(s: ProgressSnapshot) -> Table:
-    table = Table(title="repozero run", show_header=False, box=None, padding=(0, 2))
+def _summary(s: ProgressSnapshot) -> Table:
+    table = Table.grid(padding=(0, 2))
     table.add_column(style="bold")
     table.add_column()
     rate = "—" if s.pass_rate is None else f"{s.pass_rate:.1%} ({s.solved} solved of {s.scored} scored)"
     table.add_row("episodes", f"{s.done}/{s.total} done · {s.running} running · {s.queued} queued")
     table.add_row("pass rate", f"{rate} · infra failures {s.infra_failures} (apart)")
-    table.add_row("model", f"{_count(s.tokens)} tokens · ${s.cost_usd:.2f} · {s.model_calls} calls")
+    failed = f" · {s.failed_calls} failed" if s.failed_calls else ""
+    table.add_row("model", f"{_count(s.tokens)} tokens · ${s.cost_usd:.2f} · {s.model_calls} calls{failed}")
     table.add_row("rate limits", f"{s.rate_limit_waits} waits · {s.rate_limit_wait_s:.1f} s")
-    for name, (used, total) in s.limiters.items():
-        share = used / total if total else 0.0
-        colour = "red" if share >= 0.99 else "yellow" if share >= 0.8 else "green"
-        table.add_row(f"  {name}", f"[{colour}]{used}/{total}[/{colour}]")
     table.add_row("time", f"{_duration(s.elapsed_s)} elapsed · eta {_duration(s.eta_s)}")
     return table
+
+
+def _queue_row(name: str, q: LimiterQueue) -> tuple[str, str, str]:
+    share = q.borrowed / q.total if q.total else 0.0
+    colour = "red" if share >= 0.99 else "yellow" if share >= 0.8 else "green"
+    waiting = "—" if q.waiting is None else f"[yellow]{q.waiting}[/yellow]" if q.waiting else "0"
+    return name, f"[{colour}]{q.borrowed}/{q.total}[/{colour}]", waiting
+
+
+def _queues(limiters: dict[str, LimiterQueue]) -> Table:
+    table = Table(box=None, padding=(0, 2), pad_edge=False, header_style="bold")
+    table.add_column("limiter")
+    table.add_column("in use", justify="right")
+    table.add_column("waiting", justify="right")
+    for name, q in limiters.items():
+        table.add_row(*_queue_row(name, q))
+    return table
+
+
+def _slowest(flights: list[InFlight]) -> Table:
+    table = Table(box=None, padding=(0, 2), pad_edge=False, header_style="bold")
+    table.add_column("slowest in flight", no_wrap=True, overflow="ellipsis", max_width=40)
+    table.add_column("age", justify="right")
+    table.add_column("round", justify="right")
+    table.add_column("calls", justify="right")
+    table.add_column("last event", no_wrap=True, overflow="ellipsis")
+    for f in flights:
+        last = f"{f.last_event} {_ago(f.idle_s)} ago"
+        table.add_row(f.episode_id, _duration(f.age_s), str(f.round), str(f.model_calls), last)
+    if not flights:
+        table.add_row("(none)", "", "", "", "")
+    return table
+
+
+PANEL_WIDTH = 100
+"""At most this wide: a steady frame however long a line gets, and no empty box on a wide terminal."""
+
+
+def progress_panel(s: ProgressSnapshot, log_file: str | None = None, width: int = PANEL_WIDTH) -> Panel:
+    """The live panel: the run's counts, its limiters' queues and the slowest episodes in flight."""
+    body = Group(_summary(s), "", _queues(s.limiters), "", _slowest(s.slowest))
+    caption = f"info events → {log_file}" if log_file else None
+    title = "[bold]repozero run[/bold]"
+    return Panel(body, title=title, title_align="left", subtitle=caption, width=min(width, PANEL_WIDTH))
 
 
 def resolve_mode(mode: DisplayMode) -> Literal["live", "plain", "off"]:
@@ -176,7 +143,7 @@ def resolve_mode(mode: DisplayMode) -> Literal["live", "plain", "off"]:
 
 
 async def show_progress(progress: RunProgress, mode: DisplayMode, interval_s: float) -> None:
-    """Draw until cancelled: a live table (4×/s) or a `run_progress` line every `interval_s`; then a last one."""
+    """Draw until cancelled: a live panel (4×/s) or a `run_progress` line every `interval_s`; then a last one."""
     resolved = resolve_mode(mode)
     if resolved == "plain":
         try:
@@ -186,13 +153,24 @@ async def show_progress(progress: RunProgress, mode: DisplayMode, interval_s: fl
         finally:
             log.info("run_progress", final=True, **progress_fields(progress.snapshot()))
     elif resolved == "live":
-        console = Console(stderr=True)
-        table = progress_table(progress.snapshot())
-        # log lines go to the current sys.stderr (repozero.log): inside Live that prints them above the table
-        with Live(table, console=console, auto_refresh=False, redirect_stderr=True) as live:
-            try:
-                while True:
-                    await anyio.sleep(0.25)
-                    live.update(progress_table(progress.snapshot()), refresh=True)
-            finally:
-                live.update(progress_table(progress.snapshot()), refresh=True)
+        await _live(progress)
+
+
+async def _live(progress: RunProgress) -> None:
+    log_file = current_log_file()
+    where = None if log_file is None else str(log_file)
+
+    console = Console(stderr=True)
+
+    def panel() -> Panel:  # short of the edge: the "^C" a terminal echoes after it must not wrap the frame
+        return progress_panel(progress.snapshot(), where, console.width - 3)
+
+    # log lines go to the current sys.stderr (repozero.log): inside Live that prints them above the panel
+    live = Live(panel(), console=console, auto_refresh=False, redirect_stderr=True)
+    with terminal_panel(), live:
+        try:
+            while True:
+                await anyio.sleep(0.25)
+                live.update(panel(), refresh=True)
+        finally:
+            live.update(panel(), refresh=True)

@@ -3,13 +3,14 @@
 Four are the run's own `CapacityLimiter`s (episodes, sandboxes, grading, oracle); two live where the
 resource is and are set through their owners' config: model connections per endpoint (each endpoint
 client's adaptive limiter, `max_connections`) and Docker API calls (the shared Docker client's limiter,
-`sandbox.docker_api_concurrency`). The display reads all of them as gauges (borrowed/total).
+`sandbox.docker_api_concurrency`). The display reads all of them as gauges (borrowed/total, and how many
+tasks wait for one).
 """
 
 from __future__ import annotations
 
 import os
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import anyio
 import msgspec
@@ -20,10 +21,12 @@ from repozero.errors import ConfigError
 __all__ = [
     "AdaptiveGauge",
     "Gauge",
+    "LimiterQueue",
     "effective_config",
     "limiter_sizes",
     "machine",
     "new_limiter",
+    "queue_of",
 ]
 
 _MIB = 1 << 20
@@ -41,6 +44,21 @@ class Gauge(Protocol):
     def total_tokens(self) -> float: ...
 
 
+class LimiterQueue(NamedTuple):
+    """One limiter at a glance: tokens in use, its size, and tasks waiting for a token (None: not known)."""
+
+    borrowed: int
+    total: int
+    waiting: int | None = None
+
+
+def queue_of(gauge: Gauge) -> LimiterQueue:
+    """A gauge's queue: anyio limiters count their waiters in `statistics()`, adapters in `waiting`."""
+    stats = getattr(gauge, "statistics", None)
+    waiting = stats().tasks_waiting if stats is not None else getattr(gauge, "waiting", None)
+    return LimiterQueue(gauge.borrowed_tokens, int(gauge.total_tokens), waiting)
+
+
 class AdaptiveGauge:
     """An endpoint client's adaptive limiter seen as a gauge (its total moves with rate limiting)."""
 
@@ -54,6 +72,10 @@ class AdaptiveGauge:
     @property
     def total_tokens(self) -> float:
         return float(self._limiter.limit)  # type: ignore[attr-defined]
+
+    @property
+    def waiting(self) -> int | None:
+        return getattr(self._limiter, "waiting", None)
 
 
 def machine() -> tuple[int, int]:

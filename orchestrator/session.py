@@ -23,7 +23,7 @@ from repozero.agents.fakellm import fake_policy
 from repozero.agents.scaffolds import AgentLimits
 from repozero.config import Config
 from repozero.datasets import Dataset, load_dataset
-from repozero.log import configure_logging
+from repozero.log import configure_logging, run_log
 from repozero.oracle import Oracle, open_oracle
 from repozero.oracle.grading import GradingPolicy
 from repozero.orchestrator.actions import ACTIONS_FILE, ActionLog
@@ -109,6 +109,8 @@ class Session:
             actions = stack.enter_context(
                 ActionLog(run_dir / ACTIONS_FILE if run_dir else None, manifest.run_id)
             )
+            if run_dir is not None:  # this run's info events, also when a live panel quiets stderr
+                stack.enter_context(run_log(run_dir))
             own_sinks: list[TraceSink] = []
             if run_dir is not None and config.traces.enabled:
                 writer_id = f"w{int(time.time())}-{secrets.token_hex(3)}"

@@ -44,9 +44,10 @@ def common_options(suppress: bool = False) -> argparse.ArgumentParser:
     )
     group.add_argument(
         "--log-level",
-        default=argparse.SUPPRESS if suppress else "info",
+        default=argparse.SUPPRESS if suppress else None,
         choices=["debug", "info", "warning", "error"],
-        help="log level (default: info)",
+        help="what stderr shows (default: info; warning while a live run panel is up, whose info events "
+        "go to RUN_DIR/events.log)",
     )
     return parser
 

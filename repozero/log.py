@@ -1,22 +1,66 @@
 """structlog, configured once: readable console lines by default, JSON lines with `--log-json`.
 
-Logs go to stderr so that stdout stays clean for `--json` answers.
+Logs go to stderr so that stdout stays clean for `--json` answers. A run also keeps its own copy of every
+info event in `RUN_DIR/events.log` (`run_log`), which lets a live panel own the terminal: while one is up
+(`terminal_panel`), stderr shows only warnings and errors unless `--log-level` asked for more.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import sys
+from collections.abc import Callable, Iterator, MutableMapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import structlog
 
-__all__ = ["configure_logging", "get_logger"]
+__all__ = ["EVENTS_FILE", "configure_logging", "current_log_file", "get_logger", "run_log", "terminal_panel"]
+
+EVENTS_FILE = "events.log"
+_LEVELS = logging.getLevelNamesMapping()
+Renderer = Callable[[Any, str, MutableMapping[str, Any]], Any]
+"""A structlog renderer: the event dict to one line of text."""
 
 
-def configure_logging(*, json: bool = False, level: str = "info") -> None:
-    """Set up structlog for the whole process (safe to call again, e.g. from tests)."""
-    renderer: Any = (
+@dataclass
+class _Settings:
+    json: bool = False
+    level: int = logging.INFO
+    """What stderr shows."""
+    explicit: bool = False
+    """`--log-level` was given: a live panel does not quiet stderr."""
+
+
+_settings = _Settings()
+
+
+@dataclass(frozen=True)
+class _File:
+    path: Path
+    fd: int
+    level: int
+    renderer: Renderer
+
+
+_files: ContextVar[tuple[_File, ...]] = ContextVar("repozero_log_files", default=())
+_panels = 0
+"""Live panels on the terminal now: while one is up, stderr shows warnings and errors only."""
+
+
+def configure_logging(*, json: bool = False, level: str | None = None) -> None:
+    """Set up structlog for the whole process (safe to call again, e.g. from tests).
+
+    `level`: what stderr shows; None is `info`, quieted to `warning` while a live panel is drawn.
+    """
+    _settings.json = json
+    _settings.level = _LEVELS[(level or "info").upper()]
+    _settings.explicit = level is not None
+    stderr_renderer: Renderer = (
         structlog.processors.JSONRenderer()
         if json
         else structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty())
@@ -27,23 +71,87 @@ def configure_logging(*, json: bool = False, level: str = "info") -> None:
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             structlog.processors.format_exc_info if json else structlog.dev.set_exc_info,
-            renderer,
+            _hand_over,
         ],
-        wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelNamesMapping()[level.upper()]),
-        logger_factory=structlog.PrintLoggerFactory(file=_Stderr()),  # type: ignore[arg-type]
+        # run logs keep info events even when stderr shows warnings only
+        wrapper_class=structlog.make_filtering_bound_logger(min(_settings.level, logging.INFO)),
+        logger_factory=lambda *_: _Router(stderr_renderer),
         cache_logger_on_first_use=False,
     )
 
 
-class _Stderr:
-    """Whatever `sys.stderr` is when a line is written (not when logging was configured: a test's captured
-    stream may be closed by then)."""
+def _hand_over(
+    _logger: Any, _method: str, event_dict: MutableMapping[str, Any]
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The last processor: the event dict itself goes to `_Router`, which renders once per destination."""
+    return (event_dict,), {}
 
-    def write(self, text: str) -> int:
-        return sys.stderr.write(text)
 
-    def flush(self) -> None:
-        sys.stderr.flush()
+class _Router:
+    """Sends each event to stderr (whatever `sys.stderr` is at that moment: a test's captured stream, or a
+    live panel's proxy that prints above it) and to the run logs of the current context, each at its level."""
+
+    def __init__(self, stderr_renderer: Renderer) -> None:
+        self._stderr_renderer = stderr_renderer
+
+    def msg(self, event_dict: dict[str, Any]) -> None:
+        level = _LEVELS.get(str(event_dict.get("level", "info")).upper(), logging.INFO)
+        method = str(event_dict.get("level", "info"))
+        for file in _files.get():
+            if level >= file.level:
+                text = file.renderer(None, method, dict(event_dict))
+                os.write(file.fd, (text + "\n").encode("utf-8", "replace"))  # one append write per event
+        if level >= _stderr_level():
+            sys.stderr.write(self._stderr_renderer(None, method, dict(event_dict)) + "\n")
+            sys.stderr.flush()
+
+    debug = info = warning = warn = error = exception = critical = fatal = log = msg
+
+
+def _stderr_level() -> int:
+    if _panels and not _settings.explicit:
+        return max(_settings.level, logging.WARNING)
+    return _settings.level
+
+
+@contextmanager
+def run_log(run_dir: Path) -> Iterator[Path]:
+    """Append this context's info events (debug with `--log-level debug`) to `run_dir/events.log`.
+
+    Tasks started inside inherit it (a context variable), so two runs in one process keep apart logs.
+    The file is in the `--log-json` format, without colours; each event is one append write.
+    """
+    path = run_dir / EVENTS_FILE
+    renderer: Renderer = (
+        structlog.processors.JSONRenderer()
+        if _settings.json
+        else structlog.dev.ConsoleRenderer(colors=False, exception_formatter=structlog.dev.plain_traceback)
+    )
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    token = _files.set((*_files.get(), _File(path, fd, min(_settings.level, logging.INFO), renderer)))
+    try:
+        yield path
+    finally:
+        _files.reset(token)
+        os.close(fd)
+
+
+@contextmanager
+def terminal_panel() -> Iterator[None]:
+    """A live panel owns the terminal meanwhile: stderr shows warnings and errors only (they print above
+    the panel), unless `--log-level` was given. The terminal is the process's, so this is process-wide."""
+    global _panels
+    _panels += 1
+    try:
+        yield
+    finally:
+        _panels -= 1
+
+
+def current_log_file() -> Path | None:
+    """The run log this context writes to (the live panel names it), if any."""
+    files = _files.get()
+    return files[-1].path if files else None
 
 
 def get_logger(name: str | None = None) -> Any:

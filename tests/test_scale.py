@@ -26,6 +26,7 @@ from repozero.errors import ConfigError
 from repozero.orchestrator.actions import ActionLog
 from repozero.orchestrator.anomalies import find_open_actions
 from repozero.orchestrator.display import RunProgress, progress_fields, show_progress
+from repozero.orchestrator.limits import LimiterQueue
 from repozero.orchestrator.run import start_run
 from repozero.orchestrator.session import run_sizes
 from repozero.orchestrator.spec import RunSpec
@@ -123,7 +124,7 @@ def test_run_records_its_limiters_logs_plain_progress_and_leaves_no_open_action(
 @pytest.mark.anyio
 async def test_progress_counts_events_and_prints_plain_lines() -> None:
     rng = random.Random(7)
-    progress = RunProgress(total=5, already_done=1, saturation=lambda: {"sandboxes": (2, 8)})
+    progress = RunProgress(total=5, already_done=1, saturation=lambda: {"sandboxes": LimiterQueue(2, 8, 0)})
     for n in range(3):
         for event in episode_events(n, rng=rng, steps=4):
             progress.emit(event)

@@ -55,6 +55,11 @@ class AdaptiveLimiter:
     def in_flight(self) -> int:
         return self._limiter.borrowed_tokens
 
+    @property
+    def waiting(self) -> int:
+        """Calls queued for a slot (the run's display shows them beside the limit)."""
+        return self._limiter.statistics().tasks_waiting
+
     @asynccontextmanager
     async def slot(self) -> AsyncIterator[None]:
         """Hold one of the endpoint's connection slots (a fresh borrower each time)."""

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 from repozero.commands import add_command
 from repozero.commands.common import config_from_args, print_json
 from repozero.errors import UsageError
+from repozero.log import terminal_panel
+from repozero.orchestrator.display import resolve_mode
 from repozero.orchestrator.protocols import PROTOCOLS
 from repozero.orchestrator.run import RunSummary, resume_run, start_run
 from repozero.orchestrator.spec import RunSpec
@@ -60,19 +63,22 @@ def _spec(args: argparse.Namespace, config: Any) -> RunSpec:
 
 def _run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
-    if args.resume is not None:
-        fixed = [
-            f
-            for f in ("dataset", "model", "scaffold", "ace_rounds", "protocol", "samples")
-            if getattr(args, f)
-        ]
-        if fixed:
-            raise UsageError(f"--resume keeps the run's settings; drop --{fixed[0].replace('_', '-')}")
-        summary = resume_run(config, args.resume, args.attempts, args.concurrency, display=args.display)
-    else:
-        summary = start_run(config, _spec(args, config), display=args.display)
+    # a live panel will own the terminal: from the start, info events go to RUN_DIR/events.log only
+    with terminal_panel() if resolve_mode(args.display) == "live" else nullcontext():
+        summary = _start_or_resume(args, config)
     _report(summary, args.json)
     return 130 if summary.interrupted else 0
+
+
+def _start_or_resume(args: argparse.Namespace, config: Any) -> RunSummary:
+    if args.resume is None:
+        return start_run(config, _spec(args, config), display=args.display)
+    fixed = [
+        f for f in ("dataset", "model", "scaffold", "ace_rounds", "protocol", "samples") if getattr(args, f)
+    ]
+    if fixed:
+        raise UsageError(f"--resume keeps the run's settings; drop --{fixed[0].replace('_', '-')}")
+    return resume_run(config, args.resume, args.attempts, args.concurrency, display=args.display)
 
 
 def _report(summary: RunSummary, as_json: bool) -> None:

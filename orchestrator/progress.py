@@ -1,0 +1,168 @@
+"""A run's progress as counters, fed by the event bus: what the display draws and `run_progress` logs.
+
+`RunProgress` is a sink on the bus: an event costs a few counter updates and a dict lookup. Memory is
+bounded by the episodes in flight (one small record each, kept to name the slowest), never by the run's
+length.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import msgspec
+
+from repozero.orchestrator.limits import LimiterQueue
+from repozero.traces import (
+    EpisodeFinished,
+    EpisodeStarted,
+    Event,
+    ModelCalled,
+    ModelCallFailed,
+    RunStarted,
+    record_of,
+)
+
+__all__ = ["InFlight", "ProgressSnapshot", "RunProgress", "Saturation"]
+
+Saturation = Callable[[], dict[str, LimiterQueue]]
+SLOWEST = 5
+"""In-flight episodes a snapshot names, oldest first."""
+
+
+class InFlight(msgspec.Struct, kw_only=True):
+    """One running episode, as the display lists it."""
+
+    episode_id: str
+    age_s: float
+    round: int
+    model_calls: int
+    last_event: str
+    idle_s: float
+    """Seconds since its last event: a long idle is an episode waiting on something."""
+
+
+class ProgressSnapshot(msgspec.Struct, kw_only=True):
+    elapsed_s: float
+    total: int
+    done: int
+    running: int
+    queued: int
+    solved: int
+    scored: int
+    """Episodes finished by this process and not infra failures (the pass rate's denominator)."""
+    infra_failures: int
+    pass_rate: float | None
+    tokens: int
+    cost_usd: float
+    model_calls: int
+    failed_calls: int
+    rate_limit_waits: int
+    rate_limit_wait_s: float
+    limiters: dict[str, LimiterQueue]
+    eta_s: float | None
+    slowest: list[InFlight] = []
+    """The longest-running episodes in flight, oldest first (at most `SLOWEST`)."""
+
+
+@dataclass
+class _Flight:
+    started: float
+    last_at: float
+    last_event: str = "episode_started"
+    round: int = 0
+    calls: int = 0
+
+
+class RunProgress:
+    """Counters of one run, fed by the event bus (a `TraceSink`); memory is bounded by episodes in flight."""
+
+    def __init__(self, total: int, already_done: int = 0, saturation: Saturation | None = None) -> None:
+        self.total, self.already_done = total, already_done
+        self.saturation = saturation or dict
+        self.started_at = time.monotonic()
+        self.flights: dict[str, _Flight] = {}
+        self.finished = self.solved = self.scored = self.infra = 0
+        self.tokens = self.calls = self.failed_calls = self.rate_limit_waits = 0
+        self.cost = self.rate_limit_wait_s = 0.0
+
+    def emit(self, event: Event) -> None:
+        match event:
+            case ModelCalled(call=call):
+                self.calls += 1
+                self.tokens += call.usage.prompt_tokens + call.usage.completion_tokens
+                self.cost += call.usage.cost_usd
+                for retry in call.retries:
+                    if retry.status == 429 or retry.error.startswith("rate_limit"):
+                        self.rate_limit_waits += 1
+                        self.rate_limit_wait_s += retry.wait_s
+            case ModelCallFailed():
+                self.failed_calls += 1
+            case RunStarted():  # the clock (and the ETA) starts when episodes can start
+                self.started_at = time.monotonic()
+            case EpisodeStarted(episode=ep):  # an infra retry starts again: its age counts from the first try
+                now = time.monotonic()
+                self.flights.setdefault(ep.episode_id, _Flight(started=now, last_at=now))
+                return
+            case EpisodeFinished(episode=ep):
+                self.flights.pop(ep.episode_id, None)
+                self.finished += 1
+                if ep.infra_failure:
+                    self.infra += 1
+                else:
+                    self.scored += 1
+                    self.solved += ep.status == "solved"
+                return
+        self._touch(event)
+
+    def _touch(self, event: Event) -> None:
+        """The episode's last sign of life: which event, when, in which round, after how many calls."""
+        record = record_of(event)
+        flight = self.flights.get(getattr(record, "episode_id", ""))
+        if flight is None:
+            return
+        flight.last_at, flight.last_event = time.monotonic(), str(event.__struct_config__.tag)
+        flight.round = max(flight.round, getattr(record, "round", 0))  # rounds only move on
+        flight.calls += isinstance(event, ModelCalled)
+
+    def snapshot(self) -> ProgressSnapshot:
+        now = time.monotonic()
+        elapsed = now - self.started_at
+        done = self.already_done + self.finished
+        left = max(self.total - done, 0)
+        return ProgressSnapshot(
+            elapsed_s=elapsed,
+            total=self.total,
+            done=done,
+            running=len(self.flights),
+            queued=max(left - len(self.flights), 0),
+            solved=self.solved,
+            scored=self.scored,
+            infra_failures=self.infra,
+            pass_rate=self.solved / self.scored if self.scored else None,
+            tokens=self.tokens,
+            cost_usd=self.cost,
+            model_calls=self.calls,
+            failed_calls=self.failed_calls,
+            rate_limit_waits=self.rate_limit_waits,
+            rate_limit_wait_s=self.rate_limit_wait_s,
+            limiters=self.saturation(),
+            eta_s=left * elapsed / self.finished if self.finished else None,
+            slowest=self._slowest(now),
+        )
+
+    def _slowest(self, now: float) -> list[InFlight]:
+        oldest = heapq.nsmallest(SLOWEST, self.flights.items(), key=lambda item: item[1].started)
+        return [
+            InFlight(
+                episode_id=episode_id,
+                age_s=now - f.started,
+                round=f.round,
+                model_calls=f.calls,
+                last_event=f.last_event,
+                idle_s=now - f.last_at,
+            )
+            for episode_id, f in oldest
+        ]
