@@ -84,11 +84,13 @@ def _program(root: Path, name: str, text: str) -> Path:
 
 
 async def _ground(
-    config: OracleConfig, sandbox: SandboxConfig, folder: Path, language: str, packages: tuple[str, ...]
-) -> list[Verdict]:
+    config: OracleConfig, sandbox: SandboxConfig, folder: Path, language: str, packages: tuple[str, ...],
+    cases: list[CaseInput] = CASES, timeout_s: float = 10.0,
+) -> list[Verdict]:  # fmt: skip
     request = GroundTruthRequest(
         env=EnvSpec(language=language, requirements=packages),  # type: ignore[arg-type]
-        program=program_ref(folder, folder.name), cases=CASES, repeats=6, timeout_s=10.0, output_cap=1 << 16,
+        program=program_ref(folder, folder.name), cases=cases, repeats=6, timeout_s=timeout_s,
+        output_cap=1 << 16,
     )  # fmt: skip
     async with open_oracle(config, sandbox=sandbox) as oracle:
         with anyio.fail_after(180):
@@ -146,6 +148,38 @@ async def test_a_crash_is_an_oracle_error(setting: tuple[OracleConfig, SandboxCo
     config, sandbox, root = setting
     verdicts = await _ground(config, sandbox, _program(root, "crash.c", CRASH), "c", CJSON)
     assert [(v.reason, v.exit_code) for v in verdicts] == [("oracle_error", 139)] * 4, verdicts
+
+
+LIMITS = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int main(int argc, char **argv) {
+    const char *what = argc > 1 ? argv[1] : "";
+    if (!strcmp(what, "hang")) for (;;) {}
+    if (!strcmp(what, "flood")) for (;;) fputs("yyyyyyyyyyyyyyyy\n", stdout);
+    if (!strcmp(what, "hog")) { char *p = malloc(1UL << 34); printf("%s\n", p ? "got 16 GiB" : "refused"); return 0; }
+    printf("[%s] argc=%d\n", what, argc);
+    return 0;
+}
+"""
+
+
+async def test_native_runs_keep_the_case_execution_contract(
+    setting: tuple[OracleConfig, SandboxConfig, Path],
+) -> None:
+    config, sandbox, root = setting
+    cases = [CaseInput(id=w, argv=[w]) for w in ("hang", "flood", "hog")]
+    cases.append(CaseInput(id="quote", argv=["a b; $(echo x) *", ""]))
+    verdicts = await _ground(
+        config, sandbox, _program(root, "limits.c", LIMITS), "c", CJSON, cases, timeout_s=2.0
+    )
+    assert [(v.id, v.reason) for v in verdicts] == [
+        ("hang", "oracle_timeout"), ("flood", "oracle_error"), ("hog", None), ("quote", None),
+    ], verdicts  # fmt: skip
+    assert "output cap" in verdicts[1].detail
+    assert verdicts[2].stdout == b"refused\n"  # oracle.memory_mb (8 GiB) as the address-space limit
+    assert verdicts[3].stdout == b"[a b; $(echo x) *] argc=3\n"  # argv as stored, never a shell string
 
 
 async def test_the_compile_is_cached_and_a_missing_package_is_named(
