@@ -139,8 +139,9 @@ class Sample(Record, kw_only=True):
 
     @property
     def package(self) -> str:
-        """The library name, the unit that clustered statistics resample."""
-        return self.source.package.split("==")[0]
+        """The library name, the unit that clustered statistics resample (`NAME==VER` for PyPI pins,
+        `NAME=VER` for Debian ones)."""
+        return self.source.package.split("=")[0]
 
     @property
     def kept_cases(self) -> list[Case]:
