@@ -14,6 +14,7 @@ Line shapes (JSON, one object a line):
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import socket
@@ -57,6 +58,8 @@ class ActionLog:
         self._next = 0
         self.in_flight = 0
         self.started = 0
+        self.lost = 0
+        """Lines a full disk refused (a partial line may end the file: readers skip it)."""
         self._debug = _debug_enabled()
         pid = os.getpid()
         header = {"process": pid, "proc_start": process_start(pid), "host": socket.gethostname()}
@@ -64,7 +67,14 @@ class ActionLog:
 
     def _write(self, record: dict[str, Any]) -> None:
         if self._fd >= 0:
-            os.write(self._fd, _encode(record) + b"\n")
+            try:
+                os.write(self._fd, _encode(record) + b"\n")
+            except OSError as exc:  # written in every cleanup path: never raise there; the stores say more
+                if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+                    raise
+                self.lost += 1
+                if self.lost == 1:
+                    log.warning("actions_log_full", path=str(self.path), error=exc.strerror)
 
     def start(self, op: str, **fields: Any) -> str:
         """Record that `op` started (with the episode context bound by structlog); returns its id."""

@@ -15,6 +15,7 @@ import structlog
 
 from repozero.errors import RepoZeroError
 from repozero.orchestrator.context import EpisodeInfraError, RunContext
+from repozero.orchestrator.diskspace import disk_full_error
 from repozero.orchestrator.episode import Episode
 from repozero.orchestrator.results import EpisodeResult, RoundResult
 from repozero.orchestrator.spec import EpisodeKey
@@ -49,12 +50,14 @@ async def run_episode(ctx: RunContext, key: EpisodeKey, infra_retries: int) -> E
             try:
                 result = await episode.run()
             except (EpisodeInfraError, RepoZeroError) as exc:
+                _stop_on_full_disk(ctx, exc)
                 error = str(exc)
                 log.warning("episode_infra_failure", try_no=try_no, error=error)
                 continue
             except anyio.get_cancelled_exc_class():
                 raise
             except Exception as exc:  # an unexpected bug is still infrastructure, not the model's failure
+                _stop_on_full_disk(ctx, exc)
                 error = f"{type(exc).__name__}: {exc}"
                 log.exception("episode_crashed", try_no=try_no)
                 continue
@@ -86,6 +89,13 @@ async def run_episode(ctx: RunContext, key: EpisodeKey, infra_retries: int) -> E
     ctx.store.finish_episode(result, status="infra_failed")
     _emit_finish(ctx, key, result, _rewards(result, []), time.time())
     return result
+
+
+def _stop_on_full_disk(ctx: RunContext, exc: BaseException) -> None:
+    """A full disk is the run's failure, not the episode's: stop the run (resumable), label nothing."""
+    full = disk_full_error(exc, ctx.run_dir)
+    if full is not None:
+        raise full from None
 
 
 def _emit_start(ctx: RunContext, key: EpisodeKey, library: str, started: float) -> None:

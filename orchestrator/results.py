@@ -16,9 +16,10 @@ from typing import Any
 
 import msgspec
 
+from repozero.errors import DiskFullError, UsageError
 from repozero.records import Record
 
-__all__ = ["CaseRow", "EpisodeResult", "EpisodeRow", "ResultsStore", "RoundResult"]
+__all__ = ["CaseRow", "EpisodeResult", "EpisodeRow", "ResultsStore", "RoundResult", "check_store"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS episodes (
@@ -146,7 +147,7 @@ class ResultsStore:
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+        self._db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} COMMIT;")  # one commit: all tables or none
 
     @classmethod
     def open_readonly(cls, path: Path) -> ResultsStore:
@@ -159,15 +160,28 @@ class ResultsStore:
     def close(self) -> None:
         self._db.close()
 
+    def has_schema(self) -> bool:
+        """False for a store whose first commit never reached the disk (an empty database)."""
+        rows = self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        return {"episodes", "rounds", "cases"} <= {r[0] for r in rows}
+
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
+        """One transaction; a full disk rolls it back whole and raises DiskFullError naming the store."""
         try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode != sqlite3.SQLITE_FULL:
+                raise
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise DiskFullError(f"{self.path}: no space left on device") from exc
 
     def start_episode(self, episode_id: str, sample: str, attempt: int, group_id: str) -> None:
         """Begin (or restart) an episode, clearing anything an interrupted earlier try left behind."""
@@ -255,3 +269,49 @@ class ResultsStore:
 
     def counts(self) -> dict[str, int]:
         return dict(self._db.execute("SELECT status, COUNT(*) FROM episodes GROUP BY status").fetchall())
+
+
+_HEADER = b"SQLite format 3\0"
+
+
+def check_store(path: Path) -> None:
+    """Refuse a damaged store (UsageError naming it, exit 2) before anything reads or writes it.
+
+    SQLite keeps a store consistent across a crash, but not across a file cut short (a power cut on a
+    disk that lies about flushes, a partial copy): rows past the cut would be silently missing, or fail
+    to decode halfway through a resume. The header says how long the file must be; `quick_check` finds a
+    damaged page. A store with a write-ahead log beside it is left to SQLite's own recovery.
+    """
+    size = path.stat().st_size
+    with path.open("rb") as f:
+        head = f.read(100)
+    if size < 100 or not head.startswith(_HEADER):
+        raise UsageError(f"{path}: not a results store ({size} bytes, no SQLite header): {_LOST}")
+    page_size = int.from_bytes(head[16:18], "big")
+    expected = int.from_bytes(head[28:32], "big") * (65536 if page_size == 1 else page_size)
+    wal = path.with_name(path.name + "-wal")
+    header_valid = head[24:28] == head[92:96]
+    if header_valid and size < expected and not (wal.exists() and wal.stat().st_size):
+        raise UsageError(f"{path}: truncated at byte {size} of {expected}: {_LOST}")
+    problems = _quick_check(path)
+    if problems:
+        raise UsageError(f"{path}: damaged ({problems}): {_LOST}")
+
+
+_LOST = (
+    "the episodes it recorded cannot be trusted; restore it from a copy, or move it away to run every "
+    "episode again"
+)
+
+
+def _quick_check(path: Path) -> str:
+    """SQLite's page-level check, read-only ("" when the store is sound)."""
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            rows = [r[0] for r in db.execute("PRAGMA quick_check(3)")]
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        return str(exc)
+    return "" if rows == ["ok"] else "; ".join(r.replace("\n", " ") for r in rows)

@@ -21,14 +21,16 @@ import structlog
 from repozero.config import Config
 from repozero.datasets import content_hash, load_dataset
 from repozero.datasets.store import write_atomic
-from repozero.errors import UsageError
+from repozero.errors import DiskFullError, UsageError
+from repozero.orchestrator.diskspace import Reserve, disk_full_error, stopped_message
 from repozero.orchestrator.display import DisplayMode, RunProgress, show_progress
 from repozero.orchestrator.manifest import new_manifest, read_manifest, write_manifest
 from repozero.orchestrator.protocols import get_protocol
-from repozero.orchestrator.results import ResultsStore
+from repozero.orchestrator.results import ResultsStore, check_store
+from repozero.orchestrator.runlock import RunLock
 from repozero.orchestrator.session import RunSummary, Session, run_sizes, summarize
 from repozero.orchestrator.spec import EpisodeKey, RunSpec, plan_episodes, run_dir_for
-from repozero.traces import TraceSink
+from repozero.traces import TraceReader, TraceSink
 
 __all__ = ["RunSummary", "resume_run", "start_run"]
 
@@ -47,16 +49,19 @@ def start_run(
     protocol = get_protocol(spec.protocol)
     keys = plan_episodes(dataset, spec.samples, spec.attempts)
     run_dir = run_dir_for(spec, config.run.out)
-    if (run_dir / "manifest.json").exists():
-        raise UsageError(f"--out {run_dir}: already a run directory; use `repozero run --resume {run_dir}`")
     sizes = run_sizes(config, spec)[2]
     run_dir.mkdir(parents=True, exist_ok=True)
-    samples = sorted({k.sample for k in keys})
-    manifest = new_manifest(
-        config, spec, dataset, protocol, run_id=run_dir.name, samples=samples, limiters=sizes
-    )
-    write_manifest(run_dir, manifest)
-    return _execute(config, spec, run_dir, keys, display, sinks)
+    with RunLock(run_dir, flag="--out"):  # before the manifest: a live run there is named, not clobbered
+        if (run_dir / "manifest.json").exists():
+            raise UsageError(
+                f"--out {run_dir}: already a run directory; use `repozero run --resume {run_dir}`"
+            )
+        samples = sorted({k.sample for k in keys})
+        manifest = new_manifest(
+            config, spec, dataset, protocol, run_id=run_dir.name, samples=samples, limiters=sizes
+        )
+        write_manifest(run_dir, manifest)
+        return _execute(config, spec, run_dir, keys, display, sinks)
 
 
 def resume_run(
@@ -68,8 +73,26 @@ def resume_run(
     display: DisplayMode = "auto",
     sinks: Sequence[TraceSink] = (),
 ) -> RunSummary:
-    """Skip finished episodes, restart interrupted ones, run new attempts; refuse a changed dataset."""
+    """Skip finished episodes, restart interrupted ones, run new attempts; refuse a changed dataset.
+
+    The run directory's lock is taken before its manifest is read: a second invocation is refused."""
+    read_manifest(run_dir)  # not a run directory: say so before creating a lock file in it
+    with RunLock(run_dir, flag="--resume"):
+        return _resume_locked(config, run_dir, attempts, concurrency, display, sinks)
+
+
+def _resume_locked(
+    config: Config,
+    run_dir: Path,
+    attempts: int | None,
+    concurrency: int | None,
+    display: DisplayMode,
+    sinks: Sequence[TraceSink],
+) -> RunSummary:
     manifest = read_manifest(run_dir)
+    if (run_dir / "results.sqlite").exists():
+        check_store(run_dir / "results.sqlite")  # a torn store: exit 2 naming it, never a silent rerun
+    _warn_lost_traces(run_dir)
     dataset = load_dataset(manifest.dataset_path)
     current = content_hash(dataset)
     if current != manifest.dataset_hash:
@@ -106,6 +129,15 @@ def resume_run(
     return _execute(config, spec, run_dir, keys, display, sinks)
 
 
+def _warn_lost_traces(run_dir: Path) -> None:
+    """Finished episodes whose trace a truncated shard cut off: their results stand, their traces are gone."""
+    if (run_dir / "traces" / "shards").is_dir():
+        lost = TraceReader(run_dir / "traces").lost_episodes()
+        if lost:
+            ids = sorted(e.episode_id for e in lost)
+            log.warning("traces_lost", count=len(ids), episodes=ids, shards=sorted({e.shard for e in lost}))
+
+
 def _execute(
     config: Config,
     spec: RunSpec,
@@ -116,7 +148,17 @@ def _execute(
 ) -> RunSummary:
     from repozero.runtime import run_async
 
-    return run_async(_run_all, config, spec, run_dir, keys, display, sinks)
+    reserve = Reserve(run_dir)
+    try:
+        reserve.hold()
+        return run_async(_run_all, config, spec, run_dir, keys, display, sinks, reserve)
+    except Exception as exc:  # a full disk anywhere below: one clear error, never a group of tracebacks
+        full = disk_full_error(exc, run_dir)
+        if full is None:
+            raise
+        raise DiskFullError(stopped_message(full, run_dir)) from None
+    finally:
+        reserve.release()
 
 
 async def _run_all(
@@ -126,6 +168,7 @@ async def _run_all(
     keys: list[EpisodeKey],
     display: DisplayMode,
     sinks: Sequence[TraceSink],
+    reserve: Reserve,
 ) -> RunSummary:
     session: Session | None = None
     try:
@@ -142,7 +185,7 @@ async def _run_all(
             session.subscribe(progress)
             async with anyio.create_task_group() as tg:
                 tg.start_soon(show_progress, progress, display, config.run.progress_interval_s)
-                session.interrupted = await _until_signal(session, keys)
+                session.interrupted = await _until_signal(session, keys, reserve)
                 tg.cancel_scope.cancel()
     finally:
         if session is not None:
@@ -150,7 +193,7 @@ async def _run_all(
     return summary
 
 
-async def _until_signal(session: Session, keys: list[EpisodeKey]) -> bool:
+async def _until_signal(session: Session, keys: list[EpisodeKey], reserve: Reserve) -> bool:
     """Run the episodes until they end or SIGINT/SIGTERM; True when a signal interrupted them."""
     interrupted = False
     async with anyio.create_task_group() as tg:
@@ -168,9 +211,21 @@ async def _until_signal(session: Session, keys: list[EpisodeKey]) -> bool:
 
         tg.start_soon(watch_signals)
         async with anyio.create_task_group() as work:
-            work.start_soon(session.run, keys)
+            work.start_soon(_run_keys, session, keys, reserve)
         tg.cancel_scope.cancel()
     return interrupted
+
+
+async def _run_keys(session: Session, keys: list[EpisodeKey], reserve: Reserve) -> None:
+    """The episodes; on a full disk, the reserve is given back before the stores flush and close."""
+    try:
+        await session.run(keys)
+    except BaseException as exc:
+        full = disk_full_error(exc, session.ctx.run_dir)
+        if full is not None:
+            log.error("disk_full", error=str(full), reserve_released=reserve.size)
+            reserve.release()
+        raise
 
 
 def _close(run_dir: Path, session: Session, episodes: int) -> RunSummary:

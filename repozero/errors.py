@@ -8,6 +8,7 @@ from __future__ import annotations
 __all__ = [
     "ConfigError",
     "DatasetError",
+    "DiskFullError",
     "ModelError",
     "OracleError",
     "RepoZeroError",
@@ -34,6 +35,11 @@ class ConfigError(UsageError):
 
 class DatasetError(UsageError):
     """A dataset on disk is malformed; the message names the file and JSON path."""
+
+
+class DiskFullError(RepoZeroError):
+    """The disk holding the run directory is full: the run stops (resumable) instead of labelling every
+    episode an infrastructure failure. The message names the file that could not be written."""
 
 
 class SandboxError(RepoZeroError):

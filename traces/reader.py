@@ -99,6 +99,17 @@ class TraceReader:
                     log.warning("trace_manifest_torn_line", manifest=str(path))
         return entries
 
+    def lost_episodes(self) -> list[ManifestEntry]:
+        """Finished episodes whose records are no longer all on disk: their shard is missing or ends before
+        the entry's `end_offset` (truncated, e.g. by a power cut or a partial copy). A stat per shard, no
+        decompression: resume and reports can afford to ask."""
+        sizes = {path.name: path.stat().st_size for path in self.shards()}
+        latest: dict[str, ManifestEntry] = {}
+        for e in self.finished_episodes():  # a resumed run may have finished one twice: the last counts
+            if e.episode_id not in latest or e.finished_at >= latest[e.episode_id].finished_at:
+                latest[e.episode_id] = e
+        return [e for e in latest.values() if e.end_offset > sizes.get(e.shard, -1)]
+
     def unfinished_episodes(self) -> list[EpisodeStartRecord]:
         """Episodes that started but never reached the manifest (crashed or cancelled runs)."""
         done = {e.episode_id for e in self.finished_episodes()}

@@ -15,6 +15,7 @@ keeps each pause of the loop to a few milliseconds.
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 import socket
@@ -28,7 +29,7 @@ import anyio
 import msgspec
 from anyio.abc import TaskGroup
 
-from repozero.errors import RepoZeroError
+from repozero.errors import DiskFullError, RepoZeroError
 from repozero.log import get_logger
 
 from .blobs import BlobStore, Externalizer
@@ -94,6 +95,8 @@ class TraceWriter:
         self._sync_lock = anyio.Lock()
         self._closed = False
         self._failed: RepoZeroError | None = None
+        self._retry_at_close = False
+        self._manifest_written = 0
         self._tg: TaskGroup | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------------
@@ -147,6 +150,8 @@ class TraceWriter:
             return
         self._closed = True
         self._wake.set()
+        if self._retry_at_close:  # the run stopped on a full disk and gave room back: write what is held
+            self._failed, self._retry_at_close = None, False
         try:
             if self._failed is None:
                 await self.flush()
@@ -236,8 +241,8 @@ class TraceWriter:
             written = self.blobs.write_pending()
             frame = self._cctx.compress(self._buf)
             write_all(self._shard_fd, frame)
-        except OSError as exc:  # a partial frame may be on disk: never append after it
-            self._failed = RepoZeroError(f"{self.shard_path}: cannot write traces: {exc.strerror}")
+        except OSError as exc:  # cut a partial frame off; if that fails too, never append after it
+            self._failed = self._write_error(exc, self.shard_path, self._shard_fd, self._written, "traces")
             raise self._failed from None
         self._unsynced_blobs += written
         self.stats.blobs += len(written)
@@ -267,11 +272,26 @@ class TraceWriter:
             try:
                 write_all(self._manifest_fd, lines)
             except OSError as exc:
-                self._failed = RepoZeroError(f"{self.manifest_path}: cannot write manifest: {exc.strerror}")
+                self._ending = ending + self._ending  # written again by a retry, never half
+                self._failed = self._write_error(
+                    exc, self.manifest_path, self._manifest_fd, self._manifest_written, "manifest"
+                )
                 raise self._failed from None
+            self._manifest_written += len(lines)
             if self.config.fsync:
                 await self._in_thread(os.fsync, self._manifest_fd)
             self.stats.episodes += len(ending)
+
+    def _write_error(self, exc: OSError, path: Path, fd: int, good: int, what: str) -> RepoZeroError:
+        """Cut the file back to its last whole frame or line; a full disk is retried once at close."""
+        try:
+            os.ftruncate(fd, good)
+        except OSError:
+            return RepoZeroError(f"{path}: cannot write {what}: {exc.strerror} (a torn tail is left)")
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            self._retry_at_close = True
+            return DiskFullError(f"{path}: no space left on device")
+        return RepoZeroError(f"{path}: cannot write {what}: {exc.strerror}")
 
     async def _in_thread(self, fn: Callable[..., None], *args: Any) -> None:
         """fsync off the loop (it can stall for long on a busy disk); a failure is the disk's."""

@@ -10,12 +10,14 @@ import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
 from repozero.errors import UsageError
 from repozero.orchestrator.manifest import RunManifest, read_manifest
-from repozero.orchestrator.results import EpisodeResult, EpisodeRow, ResultsStore, RoundResult
+from repozero.orchestrator.results import EpisodeResult, EpisodeRow, ResultsStore, RoundResult, check_store
+from repozero.traces import TraceReader
 
 __all__ = ["RESULTS_NAME", "RunData", "load_run"]
 
@@ -67,14 +69,17 @@ _Store = tuple[list[EpisodeRow] | None, dict[str, list[RoundResult]] | None, dic
 def _read_store(db_path: Path) -> _Store:
     if not db_path.is_file():
         return None, None, {}
+    check_store(db_path)
     try:
         store = ResultsStore.open_readonly(db_path)
         try:
+            if not store.has_schema():  # its first commit was lost (a cut write-ahead log): nothing recorded
+                return [], {}, {}
             rounds = store.all_rounds()
             return store.episode_rows(), rounds, _last_hidden_statuses(store, rounds)
         finally:
             store.close()
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, msgspec.DecodeError) as exc:
         raise UsageError(f"{db_path}: cannot read the results store: {exc}") from None
 
 
@@ -122,7 +127,7 @@ def _build(
         expected=expected,
         never_started=len(planned - started) if planned else 0,
     )
-    run.missing = _missing_notes(run) + _leak_notes(path)
+    run.missing = _missing_notes(run) + _leak_notes(path) + _trace_loss_notes(path, rows)
     return run
 
 
@@ -136,6 +141,35 @@ def _leak_notes(path: Path) -> list[str]:
         return []
     names = ", ".join(str(c.get("name", c.get("id", "?"))) for c in leaked[:5] if isinstance(c, dict))
     return [f"{len(leaked)} sandbox container(s) leaked by the run (reaped at its close): {names}"]
+
+
+def _trace_loss_notes(path: Path, rows: list[EpisodeRow]) -> list[str]:
+    """What a power cut took, found by holding the traces against the store: finished episodes whose trace
+    is cut off (a shard cut short), and episodes the traces saw finish but the store lost (its last
+    writes were not on disk yet: `--resume` runs them again)."""
+    if not (path / "traces" / "shards").is_dir():
+        return []
+    reader = TraceReader(path / "traces")
+    notes = []
+    lost = sorted(reader.lost_episodes(), key=lambda e: e.episode_id)
+    if lost:
+        shards = ", ".join(sorted({e.shard for e in lost}))
+        notes.append(
+            f"traces of {len(lost)} finished episode(s) lost (shard cut short: {shards}): {_ids(lost)}"
+        )
+    ended = {r.episode_id for r in rows if r.result is not None}
+    unstored = sorted({e.episode_id for e in reader.finished_episodes()} - ended)
+    if unstored:
+        notes.append(
+            f"{len(unstored)} episode(s) finished in the traces are missing from {RESULTS_NAME} "
+            f"(lost with its last writes; `repozero run --resume` runs them again): {_ids(unstored)}"
+        )
+    return notes
+
+
+def _ids(items: list[Any]) -> str:
+    names = [getattr(i, "episode_id", i) for i in items]
+    return ", ".join(names[:10]) + (" …" if len(names) > 10 else "")
 
 
 def _split(rows: list[EpisodeRow]) -> tuple[list[EpisodeResult], list[EpisodeResult]]:

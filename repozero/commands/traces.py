@@ -57,6 +57,7 @@ def summarize(reader: TraceReader) -> dict[str, Any]:
         "records": dict(sorted(kinds.items())),
         "episodes_finished": len(finished),
         "episodes_unfinished": len(started - finished),
+        "episodes_lost": sorted(e.episode_id for e in reader.lost_episodes()),
         "blobs": len(blobs),
         "blob_bytes": sum(p.stat().st_size for p in blobs),
         "torn_tails": reader.torn,
@@ -74,7 +75,8 @@ def _stats(args: argparse.Namespace) -> int:
             for kind, count in value.items():
                 table.add_row(f"records: {kind}", str(count))
         elif key != "dir":
-            table.add_row(key, str(value or "none") if key == "torn_tails" else str(value))
+            none = key in ("torn_tails", "episodes_lost")
+            table.add_row(key, str(value or "none") if none else str(value))
     Console().print(table)
     return 0
 

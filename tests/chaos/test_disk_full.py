@@ -1,0 +1,107 @@
+"""The run directory's disk fills mid-run (a real 8 MiB tmpfs as `--out`, filled by another writer): the run
+stops with one error naming the file it could not write (exit 1), labels no episode an infrastructure
+failure, leaves the results store and the traces whole (no torn last record), and `--resume` on a disk with
+room again finishes every episode exactly once."""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from repozero.orchestrator.diskspace import RESERVE_NAME
+from repozero.orchestrator.results import ResultsStore, check_store
+from repozero.traces import TraceReader
+
+H = sys.modules["repozero_chaos_helpers"]
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A real 8 MiB filesystem (tmpfs; needs root, as in CI's container)."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(mount)], capture_output=True)
+    if proc.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {proc.stderr.decode().strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def _fill(path: Path) -> int:
+    """Write zeros until the disk refuses (another program filling the shared disk); bytes written."""
+    written = 0
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        chunk = b"\0" * (64 << 10)
+        while True:
+            try:
+                written += os.write(fd, chunk)
+            except OSError as exc:
+                assert exc.errno == errno.ENOSPC
+                chunk = chunk[: len(chunk) // 2]
+                if not chunk:
+                    return written
+    finally:
+        os.close(fd)
+
+
+def test_disk_fills_mid_run_then_resume_finishes(small_disk: Path, tmp_path: Path) -> None:
+    ds = H.make_dataset(tmp_path)
+    run_dir = small_disk / "run"
+    log = tmp_path / "first.log"
+    proc = H.start(
+        "run", "--dataset", str(ds), "--model", "fake:buggy-then-fix", "--ace-rounds", "1", "--attempts", "4",
+        "--concurrency", "2", "--out", str(run_dir), "--display", "off", "--set", "run.fake_latency_ms=150",
+        log=log,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 180
+        while H.finished_count(run_dir) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert (run_dir / RESERVE_NAME).exists()
+        _fill(small_disk / "filler")
+        code = proc.wait(timeout=180)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    err = log.read_text()
+    H.assert_no_traceback(err)
+    assert code == 1, err[-3000:]
+    (line,) = [x for x in err.splitlines() if x.startswith("repozero: error:")]
+    assert f"{run_dir}/" in line and "no space left on device" in line and f"--resume {run_dir}" in line
+
+    # what is on the full disk is whole: the store checks out, no episode labelled infra, no torn trace
+    check_store(run_dir / "results.sqlite")
+    store = ResultsStore.open_readonly(run_dir / "results.sqlite")
+    try:
+        rows = store.episode_rows()
+    finally:
+        store.close()
+    statuses = {r.episode_id: r.status for r in rows}
+    assert set(statuses.values()) <= {"finished", "interrupted"}, statuses
+    finished = {e for e, s in statuses.items() if s == "finished"}
+    assert 2 <= len(finished) < 8
+    reader = TraceReader(run_dir / "traces")
+    records = sum(1 for _ in reader.records())
+    assert records and reader.torn == {}, reader.torn
+    assert reader.lost_episodes() == []
+    assert {e.episode_id for e in reader.finished_episodes()} == finished  # each finished one traced
+
+    (small_disk / "filler").unlink()  # room again
+    resumed = H.repozero("run", "--resume", str(run_dir), "--display", "off", "--json")
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    statuses = H.assert_each_episode_once(run_dir)
+    assert set(statuses.values()) == {"finished"}
+    assert not (run_dir / RESERVE_NAME).exists()
