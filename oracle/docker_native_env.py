@@ -2,23 +2,28 @@
 for the exec server), one container per environment.
 
 The same `nativeprobe.py` fingerprints the container's compiler and packages and compiles each test
-program there (once per program digest while the container lives), and the same `execserver.py` runs the
-binary per case — so verdicts are those of the local backends, from the image's packages (pinned to the
+program there, and the same `execserver.py` runs the binary per case. A compiled binary is kept on the host
+under `<cache>/oracle/native/<key>/exe` (the key as for local builds: fingerprint and program digest), so a
+later container with the same image puts it in instead of compiling again — so verdicts are those of the local backends, from the image's packages (pinned to the
 host's versions when the image was built).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import secrets
+import shutil
+import tempfile
 from pathlib import Path
 
 import anyio
 
 from repozero.errors import OracleError, SandboxError
 from repozero.log import get_logger
+from repozero.oracle.caches import touch_used
 from repozero.oracle.contract import case_env
-from repozero.oracle.native_env import EXECSERVER, NATIVEPROBE, NativeSandboxes, child_env, perturb
+from repozero.oracle.native_env import EXECSERVER, NATIVEPROBE, NativeSandboxes, build_key, child_env, perturb
 from repozero.oracle.records import EnvSpec, Fingerprint, ProgramRef
 from repozero.oracle.source_env import FORKSERVER
 from repozero.sandbox import Sandbox, SandboxProcess, SandboxSpec
@@ -85,21 +90,33 @@ class DockerNativeEnvironment:
         return self._fingerprint
 
     async def stage_program(self, program: ProgramRef) -> str:
-        """Copy the program folder in and compile it, once per digest while the container lives."""
-        await self.prepare()
+        """Copy the program folder in with its binary: compiled once per (fingerprint, digest), kept on the host."""
+        fingerprint = await self.prepare()
         target = f"{BUILDS}/{program.digest}"
         async with self._lock:
             if program.digest not in self._staged:
                 box = await self._sandbox()
                 await box.put_tree(Path(program.dir), f"{target}/src")
-                argv = ["python3", "-I", f"{TOOLS}/nativeprobe.py", "compile", self.spec.language,
-                        f"{target}/src/{program.path}", f"{target}/exe", *self.spec.requirements]  # fmt: skip
-                try:
-                    await self._run(argv, f"{program.path}: compiling the test program", cwd=f"{target}/src")
-                except OracleError as exc:
-                    raise OracleError(f"{program.path}: the test program does not compile: {exc}") from None
+                kept = (
+                    self._provider.cache_dir / "oracle" / "native" / build_key(fingerprint, program) / "exe"
+                )
+                if kept.is_file():
+                    touch_used(kept.parent)
+                    await box.write_file(f"{target}/exe", kept.read_bytes(), mode=0o755)
+                else:
+                    await self._compile(box, program, target, kept)
                 self._staged.add(program.digest)
         return target
+
+    async def _compile(self, box: Sandbox, program: ProgramRef, target: str, kept: Path) -> None:
+        argv = ["python3", "-I", f"{TOOLS}/nativeprobe.py", "compile", self.spec.language,
+                f"{target}/src/{program.path}", f"{target}/exe", *self.spec.requirements]  # fmt: skip
+        try:
+            await self._run(argv, f"{program.path}: compiling the test program", cwd=f"{target}/src")
+        except OracleError as exc:
+            raise OracleError(f"{program.path}: the test program does not compile: {exc}") from None
+        _keep(program, await box.read_file(f"{target}/exe"), kept)
+        log.info("oracle_program_compiled", env=self.spec.key, program=program.path, backend="docker")
 
     def _faketime_env(self, clock_shift: str) -> dict[str, str]:
         if not clock_shift:
@@ -134,3 +151,21 @@ class DockerNativeEnvironment:
             raise OracleError(
                 f"docker source env {self.spec.key}: cannot start an exec server: {exc}"
             ) from exc
+
+
+def _keep(program: ProgramRef, exe: bytes, kept: Path) -> None:
+    """Store a build on the host in a local build's layout ({src/, exe}), atomically: an equal fingerprint
+    on the host (same compiler and packages) may reuse it too."""
+    kept.parent.parent.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(dir=kept.parent.parent, prefix=".stage-"))
+    try:
+        shutil.copytree(program.dir, stage / "src", symlinks=True)
+        (stage / "exe").write_bytes(exe)
+        (stage / "exe").chmod(0o755)
+        stage.chmod(0o755)
+        os.rename(stage, kept.parent)
+    except OSError:
+        if not kept.is_file():
+            raise
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)

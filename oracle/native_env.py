@@ -34,7 +34,14 @@ from repozero.oracle.source_env import FORKSERVER, find_faketime
 from repozero.sandbox import Sandbox, SandboxProcess, SandboxSpec
 from repozero.sandbox.toolchains import python_prefix
 
-__all__ = ["EXECSERVER", "NATIVEPROBE", "LocalNativeEnvironment", "SandboxedNativeEnvironment", "perturb"]
+__all__ = [
+    "EXECSERVER",
+    "NATIVEPROBE",
+    "LocalNativeEnvironment",
+    "SandboxedNativeEnvironment",
+    "build_key",
+    "perturb",
+]
 
 log = get_logger(__name__)
 
@@ -49,6 +56,11 @@ _DAY_S = 86_400
 def perturb(index: int) -> int:
     """The `MALLOC_PERTURB_` byte of the index-th server an environment opens (0: glibc's default)."""
     return _PERTURB[index % len(_PERTURB)]
+
+
+def build_key(fingerprint: Fingerprint, program: ProgramRef) -> str:
+    """A compiled program's identity: the environment (compiler, flags, packages) and the program folder."""
+    return hashlib.sha256(f"{fingerprint.hash}\n{program.digest}".encode()).hexdigest()[:32]
 
 
 def child_env(scratch: str, perturb_byte: int, faketime: dict[str, str]) -> dict[str, str]:
@@ -87,8 +99,8 @@ class LocalNativeEnvironment:
     async def stage_program(self, program: ProgramRef) -> str:
         """Compile the program folder's `path` once per environment fingerprint; the build's folder."""
         fingerprint = await self.prepare()
-        key = hashlib.sha256(f"{fingerprint.hash}\n{program.digest}".encode()).hexdigest()[:32]
-        target = self.builds / key
+        target = self.builds / build_key(fingerprint, program)
+        key = target.name
         async with self._compiling:
             if (target / "exe").is_file():
                 touch_used(target)
@@ -163,6 +175,7 @@ class NativeSandboxes(Protocol):
     """What a native environment in a sandbox (local or Docker) needs of its provider."""
 
     memory_mb: int
+    cache_dir: Path
 
     async def _hold(self, spec: SandboxSpec) -> Sandbox: ...
 
