@@ -82,7 +82,7 @@ async def sequential(backend: SandboxBackend, jobs: list[GradeJob], policy: Grad
 
 async def speedup_part(args: argparse.Namespace, config: Config) -> None:
     jobs = jobs_for(args.dataset, args.copies)
-    policy = GradingPolicy(timeout_s=config.sandbox.case_timeout_s)
+    policy = GradingPolicy(timeout_s=get_protocol("repozero-strict").case_timeout_s)
     cases = sum(len(j.cases) for j in jobs)
     async with open_backend(config, args.sandbox, run_id="bench-grade") as backend:
         await grade_many(backend, jobs[:1], policy)  # warm-up (toolchain caches, images)

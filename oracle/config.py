@@ -18,8 +18,6 @@ class OracleConfig(Record, kw_only=True):
 
     repeats: int = 20
     """Runs per case when building a dataset; all must agree byte for byte."""
-    ace_repeats: int = 5
-    """Runs per case for inputs proposed during ACE (cheaper, still several fork servers)."""
     timeout_s: float = 10.0
     output_cap: int = 1 << 20
     stderr_cap: int = 1 << 16

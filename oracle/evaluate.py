@@ -20,6 +20,7 @@ from repozero.oracle.grading import (
     CaseOutput,
     GradingPolicy,
     SampleGrade,
+    count_oracle_errors,
     grade_in_sandbox,
     infra_grade,
     inspect_target,
@@ -42,6 +43,8 @@ class GradeJob(Record, kw_only=True):
     cases: list[Case]
     target_dir: str
     visible_ids: frozenset[str] = frozenset()
+    scoring: bool = True
+    """A scoring grade (the hidden cases, `eval`): the policy's oracle-error rule applies to it."""
 
 
 class EvalSummary(Record, kw_only=True):
@@ -60,6 +63,13 @@ async def grade_one(
     A target with no entry point is graded without opening a sandbox at all; one that needs a build (Rust)
     is built there first (cached by content) and a build failure is `no_executable`.
     """
+    grade = await _grade_one(backend, job, policy, run_id)
+    return count_oracle_errors(grade, job.sample, policy) if job.scoring else grade
+
+
+async def _grade_one(
+    backend: SandboxBackend, job: GradeJob, policy: GradingPolicy, run_id: str
+) -> SampleGrade:
     target_dir = Path(job.target_dir)
     flags, found = await anyio.to_thread.run_sync(inspect_target, target_dir, job.sample.target.entry)
     if not runnable(job.sample, target_dir, found):

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
+import msgspec
 import structlog
 
 from repozero.datasets import Case, Sample
@@ -52,6 +53,9 @@ class GradingPolicy(Record, kw_only=True):
     stop_after_timeouts: int = 0
     """K > 0: once K consecutive cases (in case order) time out, the rest are `not_run` — a hanging target
     costs K × timeout, not cases × timeout. Not-run cases count as failed. 0: every case runs."""
+    oracle_error_policy: Literal["drop", "count_as_failure"] = "drop"
+    """`count_as_failure` (the public scripts): a scoring grade counts every input the Oracle failed on
+    (dropped as `oracle_error` when the dataset was built) as one more failed case."""
 
 
 class CaseResult(Record, kw_only=True):
@@ -250,3 +254,18 @@ async def grade_in_sandbox(
     if any(r.status == "infra_error" for r in results):
         return infra_grade(sample, cases, "the batch driver returned no record for some cases")
     return _summarise(sample, results, sorted(set(flags) | runtime), False, outputs)
+
+
+def count_oracle_errors(grade: SampleGrade, sample: Sample, policy: GradingPolicy) -> SampleGrade:
+    """A scoring grade under `oracle_error_policy = "count_as_failure"`: the sample's inputs the Oracle
+    failed on join the denominator as failed cases (so no such sample is ever solved)."""
+    errors = sum(d.reason == "oracle_error" for d in sample.provenance.dropped)
+    if policy.oracle_error_policy != "count_as_failure" or not errors or grade.infra_error:
+        return grade
+    passed = sum(c.status == "pass" for c in grade.cases)
+    return msgspec.structs.replace(
+        grade,
+        passed=False,
+        success_rate=passed / (len(grade.cases) + errors),
+        failure_category=grade.failure_category or "mismatch",
+    )

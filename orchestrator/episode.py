@@ -185,7 +185,9 @@ class Episode:
     ) -> SampleGrade:
         started = time.monotonic()
         visible_ids = frozenset() if hidden else frozenset(c.id for c in cases)
-        job = GradeJob(sample=self.sample, cases=cases, target_dir=str(snapshot), visible_ids=visible_ids)
+        job = GradeJob(
+            sample=self.sample, cases=cases, target_dir=str(snapshot), visible_ids=visible_ids, scoring=hidden
+        )
         async with self.ctx.limiters.grading:
             grade = await grade_one(self.ctx.backend, job, self.ctx.policy, run_id=self.ctx.run_id)
         wall = time.monotonic() - started
@@ -193,7 +195,6 @@ class Episode:
         if grade.infra_error:
             raise EpisodeInfraError(f"grading failed: {grade.infra_detail}")
         if hidden:
-            grade = self._oracle_error_policy(grade)
             self.hidden_grades.append(grade)
             self.ctx.bus.emit(hidden_grade_event(self.episode_id, r, grade, wall))
         elif emit:
@@ -205,19 +206,6 @@ class Episode:
             visible_grade_event(
                 self.episode_id, r, grade, self.visible + self.fresh, {c.id for c in self.fresh}, 0.0
             )
-        )
-
-    def _oracle_error_policy(self, grade: SampleGrade) -> SampleGrade:
-        """`count_as_failure` (the public scripts): inputs the Oracle failed on count as failed cases."""
-        errors = sum(d.reason == "oracle_error" for d in self.sample.provenance.dropped)
-        if self.ctx.protocol.oracle_error_policy != "count_as_failure" or not errors:
-            return grade
-        passed = sum(c.status == "pass" for c in grade.cases)
-        return msgspec.structs.replace(
-            grade,
-            passed=False,
-            success_rate=passed / (len(grade.cases) + errors),
-            failure_category=grade.failure_category or "mismatch",
         )
 
     def _tests_due(self, r: int) -> bool:

@@ -54,6 +54,7 @@ class Protocol(Record, kw_only=True):
             timeout_s=self.case_timeout_s,
             output_cap=output_cap,
             stop_after_timeouts=self.stop_after_timeouts,
+            oracle_error_policy=self.oracle_error_policy,
         )
 
 

@@ -25,7 +25,6 @@ from repozero.config import Config
 from repozero.datasets import Dataset, load_dataset
 from repozero.log import configure_logging, run_log
 from repozero.oracle import Oracle, open_oracle
-from repozero.oracle.grading import GradingPolicy
 from repozero.orchestrator.actions import ACTIONS_FILE, ActionLog
 from repozero.orchestrator.bus import EventBus
 from repozero.orchestrator.context import Limiters, RunContext
@@ -104,6 +103,8 @@ class Session:
         protocol = get_protocol(spec.protocol)
         resolved, endpoint, sizes = run_sizes(config, spec)
         manifest = _manifest(config, spec, dataset, protocol, run_dir, sizes)
+        if run_dir is not None:
+            run_dir.mkdir(parents=True, exist_ok=True)
         async with AsyncExitStack() as stack:
             scratch = run_dir or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="rz-session-")))
             actions = stack.enter_context(
@@ -310,13 +311,6 @@ def _context(
     run_dir: Path,
     **parts: object,
 ) -> RunContext:
-    agent = config.agent
-    limits = AgentLimits(
-        step_limit=agent.step_limit,
-        token_limit=agent.token_limit,
-        cost_limit=agent.cost_limit,
-        time_limit_s=agent.time_limit_s,
-    )
     return RunContext(
         run_id=run_id,
         run_dir=run_dir,
@@ -325,15 +319,9 @@ def _context(
         scaffold=spec.scaffold,
         model_name=spec.model,
         ace_rounds=spec.ace_rounds,
-        limits=limits,
-        tester_limits=AgentLimits(
-            step_limit=4, token_limit=agent.token_limit, time_limit_s=agent.time_limit_s
-        ),
-        policy=GradingPolicy(
-            comparator=protocol.comparator,
-            timeout_s=protocol.case_timeout_s,
-            output_cap=config.sandbox.output_cap,
-        ),
+        limits=AgentLimits.coder(config.agent),
+        tester_limits=AgentLimits.tester(config.agent),
+        policy=protocol.grading_policy(config.sandbox.output_cap),
         oracle_timeout_s=config.oracle.timeout_s,
         oracle_output_cap=config.oracle.output_cap,
         **parts,  # type: ignore[arg-type]

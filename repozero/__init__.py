@@ -29,7 +29,25 @@ _EXPORTS = {
     "load_config": "repozero.config",
 }
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = [
+    "Case",
+    "Config",
+    "Dataset",
+    "EpisodeKey",
+    "EpisodeResult",
+    "RepoZeroError",
+    "RoundResult",
+    "RunSpec",
+    "RunSummary",
+    "Sample",
+    "Session",
+    "__version__",
+    "load_config",
+    "load_dataset",
+    "resume_run",
+    "start_run",
+]
+assert set(__all__) == {"__version__", *_EXPORTS}
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time `__getattr__` imports on first use
     from repozero.config import Config, load_config

@@ -18,7 +18,6 @@ class SandboxConfig(Record, kw_only=True):
     cpu_time_s: int = 600
     file_size_mb: int = 256
     open_files: int = 1024
-    case_timeout_s: float = 5.0
     output_cap: int = 1 << 20
     stderr_cap: int = 64 << 10
     """Bytes of a case's stderr kept (feedback only; stdout is capped by `output_cap`)."""

@@ -50,7 +50,6 @@ class Isolation(Record, kw_only=True):
 
 
 _cache: dict[str, Isolation] = {}
-_lock = anyio.Lock()
 
 
 def reset_isolation_cache() -> None:
@@ -58,16 +57,18 @@ def reset_isolation_cache() -> None:
 
 
 async def detect_isolation(want: str = "auto") -> Isolation:
-    """Probe once per `want` ("auto", "bwrap", "plain"); warn once when something is missing."""
-    async with _lock:
-        if want not in _cache:
-            iso = await _probe(want)
-            _cache[want] = iso
+    """Probe once per `want` ("auto", "bwrap", "plain"); warn once when something is missing.
+
+    No lock: a process may run several event loops in turn (asyncio, then trio), and a lock made in one
+    cannot be taken in another. Callers racing the first probe each probe; the first result stays."""
+    if want not in _cache:
+        iso = await _probe(want)
+        if _cache.setdefault(want, iso) is iso:
             if iso.missing:
                 log.warning("sandbox_isolation_degraded", mode=iso.mode, missing=iso.missing)
             else:
                 log.debug("sandbox_isolation", mode=iso.mode)
-        return _cache[want]
+    return _cache[want]
 
 
 async def _probe(want: str) -> Isolation:

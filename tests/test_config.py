@@ -16,10 +16,10 @@ from repozero.errors import ConfigError
 def test_file_then_overrides(tmp_path: Path) -> None:
     path = tmp_path / "c.toml"
     path.write_text('[oracle]\nrepeats = 7\n[endpoints.vllm]\nbase_urls = ["http://a", "http://b"]\n')
-    config = load_config(path, ["oracle.repeats=9", "run.protocol=paper-text", "sandbox.case_timeout_s=2.5"])
+    config = load_config(path, ["oracle.repeats=9", "run.protocol=paper-text", "sandbox.output_cap=2048"])
     assert config.oracle.repeats == 9
     assert config.run.protocol == "paper-text"
-    assert config.sandbox.case_timeout_s == 2.5
+    assert config.sandbox.output_cap == 2048
     assert config.endpoints["vllm"].base_urls == ["http://a", "http://b"]
 
 

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from repozero.agents.config import AgentConfig
 from repozero.agents.models import Message, ModelResponse, ToolSpec
 from repozero.errors import ModelError
 from repozero.records import Record
@@ -59,6 +60,21 @@ class AgentLimits(Record, kw_only=True):
     """Consecutive malformed answers tolerated before the invocation ends."""
     observation_chars: int = 10_000
     steps_left_notice: int = 3
+
+    @classmethod
+    def coder(cls, agent: AgentConfig) -> AgentLimits:
+        """The coder's limits: the `[agent]` section."""
+        return cls(
+            step_limit=agent.step_limit,
+            token_limit=agent.token_limit,
+            cost_limit=agent.cost_limit,
+            time_limit_s=agent.time_limit_s,
+        )
+
+    @classmethod
+    def tester(cls, agent: AgentConfig) -> AgentLimits:
+        """The tester's: a few steps to propose inputs, within the same token and time budget."""
+        return cls(step_limit=4, token_limit=agent.token_limit, time_limit_s=agent.time_limit_s)
 
 
 class AgentResult(Record, kw_only=True):

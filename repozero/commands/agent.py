@@ -15,7 +15,7 @@ from repozero.commands import add_command, group
 from repozero.commands.common import config_from_args, print_json
 from repozero.config import Config
 from repozero.datasets import Dataset, load_dataset
-from repozero.oracle.grading import GradingPolicy
+from repozero.orchestrator.protocols import PROTOCOLS, get_protocol
 from repozero.orchestrator.single import run_coder_once
 from repozero.runtime import run_async
 from repozero.wiring import open_backend, open_model
@@ -32,6 +32,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     cmd.add_argument("--scaffold", choices=["bash", "tools"], default=None, help="default: agent.scaffold")
     cmd.add_argument("--target-dir", type=Path, help="where to copy the repository the agent wrote")
     cmd.add_argument("--sandbox", choices=["local", "docker"], help="sandbox backend (default: config)")
+    cmd.add_argument("--protocol", choices=sorted(PROTOCOLS), help="grading rules (default: run.protocol)")
     cmd.add_argument(
         "--json",
         action="store_true",
@@ -98,13 +99,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 async def _invoke(config: Config, dataset: Dataset, args: argparse.Namespace) -> tuple[Any, Any]:
-    limits = AgentLimits(
-        step_limit=config.agent.step_limit,
-        token_limit=config.agent.token_limit,
-        cost_limit=config.agent.cost_limit,
-        time_limit_s=config.agent.time_limit_s,
-    )
-    policy = GradingPolicy(timeout_s=config.sandbox.case_timeout_s, output_cap=config.sandbox.output_cap)
+    policy = get_protocol(args.protocol or config.run.protocol).grading_policy(config.sandbox.output_cap)
     async with (
         open_backend(config, args.sandbox) as backend,
         open_model(config, args.model, dataset) as provider,
@@ -115,7 +110,7 @@ async def _invoke(config: Config, dataset: Dataset, args: argparse.Namespace) ->
             dataset,
             args.sample,
             scaffold=args.scaffold or config.agent.scaffold,
-            limits=limits,
+            limits=AgentLimits.coder(config.agent),
             policy=policy,
             target_dir=args.target_dir,
             hooks=StreamHooks(),

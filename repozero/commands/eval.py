@@ -7,6 +7,7 @@ import fnmatch
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from rich.console import Console
 from rich.table import Table
 
@@ -17,6 +18,7 @@ from repozero.datasets import load_dataset
 from repozero.errors import UsageError
 from repozero.oracle.evaluate import EvalSummary, GradeJob, gold_jobs, grade_many, summarise, target_job
 from repozero.oracle.grading import GradingPolicy
+from repozero.orchestrator.protocols import PROTOCOLS, get_protocol
 from repozero.runtime import run_async
 from repozero.wiring import open_backend
 
@@ -32,10 +34,15 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     cmd.add_argument("--samples", metavar="GLOB", help="with --gold: only samples whose id matches")
     cmd.add_argument("--sandbox", choices=["local", "docker"], help="sandbox backend (default: config)")
     cmd.add_argument(
+        "--protocol",
+        choices=sorted(PROTOCOLS),
+        help="grade as this protocol does: comparator, case timeout, oracle errors (default: run.protocol); "
+        "repozero-public reproduces the public scripts' scores",
+    )
+    cmd.add_argument(
         "--comparator",
         choices=["strict", "paper_compat"],
-        default="strict",
-        help="strict (default) or the public RepoZero comparison, for published numbers",
+        help="override the protocol's comparator (paper_compat: the public RepoZero comparison)",
     )
     cmd.add_argument("--json", action="store_true", help="print one JSON object")
     cmd.set_defaults(func=_eval)
@@ -62,11 +69,9 @@ def _jobs(args: argparse.Namespace) -> list[GradeJob]:
 def _eval(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     jobs = _jobs(args)
-    policy = GradingPolicy(
-        comparator=args.comparator,
-        timeout_s=config.sandbox.case_timeout_s,
-        output_cap=config.sandbox.output_cap,
-    )
+    policy = get_protocol(args.protocol or config.run.protocol).grading_policy(config.sandbox.output_cap)
+    if args.comparator:
+        policy = msgspec.structs.replace(policy, comparator=args.comparator)
     summary = summarise(run_async(_grade, config, args.sandbox, jobs, policy))
     print_json(_as_json(summary)) if args.json else _print_table(summary)
     return 1 if summary.infra_errors else 0
