@@ -104,7 +104,7 @@ class Session:
         resolved, endpoint, sizes = run_sizes(config, spec)
         manifest = _manifest(config, spec, dataset, protocol, run_dir, sizes)
         if run_dir is not None:
-            run_dir.mkdir(parents=True, exist_ok=True)
+            await anyio.Path(run_dir).mkdir(parents=True, exist_ok=True)
         async with AsyncExitStack() as stack:
             scratch = run_dir or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="rz-session-")))
             actions = stack.enter_context(
