@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from repozero.orchestrator.report.compare import assign_labels, comparability_notes, run_info
 from repozero.orchestrator.report.load import RunData
 from repozero.orchestrator.report.model import Cell, Report, Row, Settings, Share, Table
+from repozero.orchestrator.report.paired import paired_table, pass_hat_k_units
 from repozero.orchestrator.report.samples import (
     SampleAgg,
     Selector,
@@ -186,6 +187,12 @@ def _pass_at_k_rows(ctx: _Ctx) -> list[Row]:
             return pass_at_k_units(ctx.samples[i], k) if k <= ctx.runs[i].manifest.attempts else None
 
         rows.append(ctx.row(f"pass@{k}/all", label, values))
+    for k in range(2, top + 1):
+
+        def every(i: int, k: int = k) -> list[Unit] | None:
+            return pass_hat_k_units(ctx.samples[i], k) if k <= ctx.runs[i].manifest.attempts else None
+
+        rows.append(ctx.row(f"pass^{k}/all", f"pass^{k} (all of {k} attempts pass)", every))
     return rows
 
 
@@ -298,6 +305,10 @@ def build_report(runs: Sequence[RunData], *, resamples: int = DEFAULT_RESAMPLES,
         _case_statuses(ctx),
         _cost(ctx, summary),
     ]
+    paired = paired_table(
+        ctx.columns, [r.manifest.run_id for r in run_list], ctx.samples, resamples=resamples, seed=seed
+    )
+    tables += [paired] if paired is not None else []
     notes = comparability_notes(run_list) + _missing_notes(run_list)
     settings = Settings(resamples=resamples, seed=seed, method=method_text(resamples, seed))
     return Report(settings=settings, runs=[run_info(r) for r in run_list], notes=notes, tables=tables)

@@ -20,7 +20,11 @@ RENDERERS = {"md": render_markdown, "html": render_html, "json": render_json}
 def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     parser = add_command(subparsers, "report", "tables and figures for one or more run directories", parent)
     parser.add_argument(
-        "runs", nargs="+", type=Path, metavar="RUN_DIR", help="run directories (one column each)"
+        "runs",
+        nargs="+",
+        type=Path,
+        metavar="RUN_DIR",
+        help="run directories (one column each); a sweep directory stands for all its cells",
     )
     parser.add_argument(
         "--out", type=Path, help="write report.<format> here (all three formats unless --format); else stdout"
@@ -43,13 +47,22 @@ def _report(args: argparse.Namespace) -> int:
         raise UsageError(f"--resamples {args.resamples}: need at least 2")
     if args.out is None and args.format == "html":
         raise UsageError("--format html writes a file: give --out DIR")
-    report = build_report([load_run(path) for path in args.runs], resamples=args.resamples, seed=args.seed)
+    runs = [load_run(path) for given in args.runs for path in _run_dirs(given)]
+    report = build_report(runs, resamples=args.resamples, seed=args.seed)
     if args.out is None:
         sys.stdout.write(RENDERERS[args.format or "md"](report))
         return 0
     for path in _write(report, args.out, [args.format] if args.format else list(RENDERERS)):
         print(path)
     return 0
+
+
+def _run_dirs(path: Path) -> list[Path]:
+    """A sweep directory stands for its cells (each a run directory); anything else is itself."""
+    if (path / "manifest.json").exists() or not (path / "cells").is_dir():
+        return [path]
+    cells = sorted(c for c in (path / "cells").iterdir() if (c / "manifest.json").exists())
+    return cells or [path]
 
 
 def _write(report: Report, out: Path, formats: list[str]) -> list[Path]:
