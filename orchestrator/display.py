@@ -8,7 +8,9 @@ Drawing runs in its own task on a timer, so no agent step ever waits on a termin
 
 from __future__ import annotations
 
+import os
 import sys
+from pathlib import Path
 from typing import Any, Literal
 
 import anyio
@@ -156,9 +158,16 @@ async def show_progress(progress: RunProgress, mode: DisplayMode, interval_s: fl
         await _live(progress)
 
 
+def _shown(path: Path | None) -> str | None:
+    """The run log's path as the panel names it: relative when it is under the working directory."""
+    if path is None:
+        return None
+    relative = os.path.relpath(path)
+    return str(path) if relative.startswith("..") else relative
+
+
 async def _live(progress: RunProgress) -> None:
-    log_file = current_log_file()
-    where = None if log_file is None else str(log_file)
+    where = _shown(current_log_file())
 
     console = Console(stderr=True)
 
