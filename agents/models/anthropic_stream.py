@@ -39,6 +39,7 @@ class _Event(msgspec.Struct):
 
 
 _decoder = msgspec.json.Decoder(_Event)
+_batch = msgspec.json.Decoder(list[_Event])
 _json = msgspec.json.Decoder(Any)
 _TEXT_OF = {"text_delta": "text", "thinking_delta": "thinking", "signature_delta": "signature"}
 
@@ -84,11 +85,22 @@ class AnthropicStream:
         self._stop: str | None = None
         self._usage = WireUsage()
 
-    def feed(self, data: bytes) -> bool:
+    def feed(self, events: list[bytes]) -> bool:
+        """The events of one read, decoded in one go (as a JSON array: one call, not one per event)."""
         try:
-            event = _decoder.decode(data)
-        except msgspec.DecodeError as exc:
-            raise BadResponse(f"unreadable event of a streamed message: {exc}") from None
+            decoded = (
+                _batch.decode(b"[" + b",".join(events) + b"]")
+                if len(events) > 1
+                else [_decoder.decode(events[0])]
+            )
+        except msgspec.DecodeError:
+            decoded = [_decode(e) for e in events]  # the one that fails names itself
+        carried = False
+        for event in decoded:
+            carried = self._take(event) or carried
+        return carried
+
+    def _take(self, event: _Event) -> bool:
         kind = event.type
         if kind == "content_block_delta" and event.delta is not None:
             block = self._blocks.get(event.index)
@@ -125,6 +137,13 @@ class AnthropicStream:
             usage=self._usage,
         )
         return self.codec.parsed(message)
+
+
+def _decode(data: bytes) -> _Event:
+    try:
+        return _decoder.decode(data)
+    except msgspec.DecodeError as exc:
+        raise BadResponse(f"unreadable event of a streamed message: {exc}") from None
 
 
 def _input(text: str) -> Any:

@@ -82,9 +82,9 @@ class Assembler(Protocol):
     done: bool
     """The API's end-of-stream event has arrived (`[DONE]`, `message_stop`)."""
 
-    def feed(self, data: bytes) -> bool:
-        """One event's data; True when it carried generated tokens (for time to first token).
-        Raises `BadResponse` (unreadable) or `StreamBroken` (an error event)."""
+    def feed(self, events: list[bytes]) -> bool:
+        """The data of the events one read completed; True when they carried generated tokens (for
+        time to first token). Raises `BadResponse` (unreadable) or `StreamBroken` (an error event)."""
         ...
 
     def result(self) -> Parsed:

@@ -73,6 +73,7 @@ class _Chunk(msgspec.Struct):
 
 
 _decoder = msgspec.json.Decoder(_Chunk)
+_batch = msgspec.json.Decoder(list[_Chunk])
 _encode_json = msgspec.json.Encoder().encode
 
 
@@ -176,14 +177,29 @@ class OpenAIStream:
         self._usage: WireUsage | None = None
         self._prompt_ids: list[int] | None = None
 
-    def feed(self, data: bytes) -> bool:
-        if data == b"[DONE]":
+    def feed(self, events: list[bytes]) -> bool:
+        """The events of one read, decoded in one go (as a JSON array: one call, not one per event)."""
+        if self.done:
+            return False
+        if b"[DONE]" in events:
+            events = events[: events.index(b"[DONE]")]
             self.done = True
+        if not events:
             return False
         try:
-            chunk = _decoder.decode(data)
-        except msgspec.DecodeError as exc:
-            raise BadResponse(f"unreadable chunk of a streamed chat completion: {exc}") from None
+            chunks = (
+                _batch.decode(b"[" + b",".join(events) + b"]")
+                if len(events) > 1
+                else [_decoder.decode(events[0])]
+            )
+        except msgspec.DecodeError:
+            chunks = [_decode(e) for e in events]  # the one that fails names itself
+        carried = False
+        for chunk in chunks:
+            carried = self._take(chunk) or carried
+        return carried
+
+    def _take(self, chunk: _Chunk) -> bool:
         if chunk.error is not None or chunk.object == "error":
             raise StreamBroken("server", f"error event mid-stream: {_error_text(chunk)}")
         self._id = self._id or chunk.id
@@ -210,6 +226,13 @@ class OpenAIStream:
             prompt_token_ids=self._prompt_ids,
         )
         return self.codec.parsed(completion)
+
+
+def _decode(data: bytes) -> _Chunk:
+    try:
+        return _decoder.decode(data)
+    except msgspec.DecodeError as exc:
+        raise BadResponse(f"unreadable chunk of a streamed chat completion: {exc}") from None
 
 
 def _error_text(chunk: _Chunk) -> str:

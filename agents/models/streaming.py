@@ -62,10 +62,9 @@ async def fetch_stream(
                     now = anyio.current_time()
                     scope.deadline = min(end, now + idle)
                     started = True
-                    for data in reader.feed(chunk):
-                        if assembler.feed(data):
-                            first = now if first is None else first
-                            last = now
+                    if (events := reader.feed(chunk)) and assembler.feed(events):
+                        first = now if first is None else first
+                        last = now
             except _BROKEN as exc:  # the connection failed mid-way
                 if not assembler.done:
                     cause = exc.__cause__ or exc
