@@ -269,3 +269,17 @@ def count_oracle_errors(grade: SampleGrade, sample: Sample, policy: GradingPolic
         success_rate=passed / (len(grade.cases) + errors),
         failure_category=grade.failure_category or "mismatch",
     )
+
+
+def merge_grades(grade: SampleGrade, extra: SampleGrade) -> SampleGrade:
+    """One grade of two case sets graded apart (the visible cases, then the tester's new ones)."""
+    cases = grade.cases + extra.cases
+    passed = sum(c.status == "pass" for c in cases)
+    return msgspec.structs.replace(
+        grade,
+        cases=cases,
+        outputs=grade.outputs + extra.outputs,
+        passed=grade.passed and extra.passed,
+        success_rate=passed / len(cases) if cases else 0.0,
+        cheat_flags=sorted(set(grade.cheat_flags) | set(extra.cheat_flags)),
+    )

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
 import tarfile
 from pathlib import Path
 
-__all__ = ["archive_tree"]
+__all__ = ["archive_tree", "clear_tree"]
 
 
 def archive_tree(folder: Path) -> Path:
@@ -16,3 +17,9 @@ def archive_tree(folder: Path) -> Path:
         tar.add(folder, arcname=".")
     tmp.replace(out)
     return out
+
+
+def clear_tree(folder: Path) -> None:
+    """Remove a snapshot folder (its archive, if any, stays)."""
+    if folder.exists():
+        shutil.rmtree(folder)

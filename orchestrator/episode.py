@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import anyio
-import msgspec
 import structlog
 
 from repozero.agents.factory import build_agent
@@ -32,14 +31,19 @@ from repozero.errors import OracleError
 from repozero.oracle import GroundTruthRequest, env_spec, program_ref
 from repozero.oracle.compare import byte_diff
 from repozero.oracle.evaluate import GradeJob, grade_one, toolchain_for
-from repozero.oracle.grading import SampleGrade
-from repozero.orchestrator.archive import archive_tree
+from repozero.oracle.grading import SampleGrade, merge_grades
+from repozero.orchestrator.archive import archive_tree, clear_tree
 from repozero.orchestrator.context import EpisodeInfraError, RunContext
 from repozero.orchestrator.early import open_early
+from repozero.orchestrator.events import (
+    hidden_grade_event,
+    oracle_answered_event,
+    round_finished_event,
+    visible_grade_event,
+)
 from repozero.orchestrator.results import CaseRow, EpisodeResult, RoundResult
-from repozero.orchestrator.tracing import EpisodeHooks, grade_summary, hidden_grade_event, visible_grade_event
+from repozero.orchestrator.tracing import EpisodeHooks
 from repozero.sandbox import CaseInput, Sandbox, SandboxSpec
-from repozero.traces import OracleAnswered, OracleAnswerRecord, OracleVerdict, RoundFinished, RoundRecord
 
 __all__ = ["Episode"]
 
@@ -103,10 +107,10 @@ class Episode:
             if new_cases:
                 extra = await self._grade(r, snapshot, new_cases, hidden=False, emit=False)
                 self.fresh += new_cases
-                visible = _merge(visible, extra)
+                visible = merge_grades(visible, extra)
                 self._emit_visible(r, visible)
         if self.ctx.archive:  # the tar.gz beside it keeps the tree; the folder was only for grading
-            await anyio.to_thread.run_sync(_clear, snapshot)
+            await anyio.to_thread.run_sync(clear_tree, snapshot)
         failures = self._failures(visible)
         done = not failures or r == self.ctx.ace_rounds
         feedback = None if done else self._feedback_text(failures)
@@ -175,7 +179,7 @@ class Episode:
         return result
 
     async def _snapshot(self, box: Sandbox, snapshot: Path) -> None:
-        await anyio.to_thread.run_sync(_clear, snapshot)  # a restarted episode overwrites its old rounds
+        await anyio.to_thread.run_sync(clear_tree, snapshot)  # a restarted episode overwrites its old rounds
         await box.get_tree(box.workdir, snapshot)
         if self.ctx.archive:
             await anyio.to_thread.run_sync(archive_tree, snapshot)
@@ -263,29 +267,7 @@ class Episode:
         wall = time.monotonic() - started
         self.timings["oracle"] += wall
         by_id = {i.id: i for i in inputs}
-        self.ctx.bus.emit(
-            OracleAnswered(
-                answer=OracleAnswerRecord(
-                    episode_id=self.episode_id,
-                    round=r,
-                    wall_s=wall,
-                    verdicts=[
-                        OracleVerdict(
-                            input_id=v.id,
-                            argv=by_id[v.id].argv,
-                            stdin=by_id[v.id].stdin,
-                            kept=v.kept,
-                            drop_reason=v.reason,
-                            detail=v.detail,
-                            stdout=v.stdout,
-                            exit_code=v.exit_code,
-                            repeats=v.repeats,
-                        )
-                        for v in verdicts
-                    ],
-                )
-            )
-        )
+        self.ctx.bus.emit(oracle_answered_event(self.episode_id, r, wall, by_id, verdicts))
         return [
             Case(
                 id=v.id,
@@ -371,7 +353,9 @@ class Episode:
             if c.id in fresh_ids
         ]
         self.ctx.store.record_round(self.episode_id, result, rows)
-        self.ctx.bus.emit(_round_event(self.episode_id, r, result, visible, hidden, feedback, failing))
+        self.ctx.bus.emit(
+            round_finished_event(self.episode_id, r, result, visible, hidden, feedback, failing)
+        )
 
     def _result(self) -> EpisodeResult:
         last = self.hidden_grades[-1]
@@ -395,47 +379,3 @@ class Episode:
             category=self.sample.category,
             subset=self.sample.subset,
         )
-
-
-def _merge(grade: SampleGrade, extra: SampleGrade) -> SampleGrade:
-    cases = grade.cases + extra.cases
-    passed = sum(c.status == "pass" for c in cases)
-    return msgspec.structs.replace(
-        grade,
-        cases=cases,
-        outputs=grade.outputs + extra.outputs,
-        passed=grade.passed and extra.passed,
-        success_rate=passed / len(cases) if cases else 0.0,
-        cheat_flags=sorted(set(grade.cheat_flags) | set(extra.cheat_flags)),
-    )
-
-
-def _clear(path: Path) -> None:
-    import shutil
-
-    if path.exists():
-        shutil.rmtree(path)
-
-
-def _round_event(
-    episode_id: str,
-    r: int,
-    result: RoundResult,
-    visible: SampleGrade,
-    hidden: SampleGrade,
-    feedback: str | None,
-    failing: int,
-) -> RoundFinished:
-    return RoundFinished(
-        round=RoundRecord(
-            episode_id=episode_id,
-            index=r,
-            started_at=time.time() - result.wall_s,
-            visible=grade_summary(visible),
-            hidden=grade_summary(hidden),
-            fresh_inputs=result.fresh_proposed,
-            fresh_kept=result.fresh_kept,
-            feedback=feedback,
-            feedback_failing=failing if feedback is not None else 0,
-        )
-    )

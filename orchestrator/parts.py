@@ -1,22 +1,30 @@
-"""A session's limiters, and warming the Docker pool before the first episode (wiring kept out of the
-session's control flow)."""
+"""A session's parts — its manifest, limiter sizes, context and loopback-server settings — and warming the
+Docker pool before the first episode (wiring kept out of the session's control flow)."""
 
 from __future__ import annotations
 
+import secrets
 import time
+from pathlib import Path
 
 import structlog
 
+from repozero.agents.fakellm import fake_policy
+from repozero.agents.scaffolds import AgentLimits
+from repozero.config import Config
+from repozero.datasets import Dataset
 from repozero.oracle.evaluate import toolchain_for
 from repozero.orchestrator.actions import ActionLog
 from repozero.orchestrator.context import Limiters, RunContext
-from repozero.orchestrator.limits import AdaptiveGauge
+from repozero.orchestrator.limits import AdaptiveGauge, limiter_sizes
+from repozero.orchestrator.manifest import MANIFEST_NAME, RunManifest, new_manifest, read_manifest
 from repozero.orchestrator.observe import ObservedBackend
-from repozero.orchestrator.spec import EpisodeKey
+from repozero.orchestrator.protocols import Protocol
+from repozero.orchestrator.spec import EpisodeKey, RunSpec, plan_episodes
 from repozero.sandbox import SandboxSpec
-from repozero.wiring import ModelProvider
+from repozero.wiring import ModelProvider, model_endpoint
 
-__all__ = ["prewarm", "run_limiters"]
+__all__ = ["fake_settings", "prewarm", "run_context", "run_limiters", "run_sizes", "session_manifest"]
 
 log = structlog.get_logger()
 
@@ -44,3 +52,59 @@ def run_limiters(sizes: dict[str, int], backend: ObservedBackend, provider: Mode
     if backend.name == "docker":
         limiters.watched["docker_api"] = backend.client.api
     return limiters
+
+
+def run_sizes(config: Config, spec: RunSpec) -> tuple[Config, str, dict[str, int]]:
+    """(the config with the spec's model as an ordinary endpoint, that endpoint, every limiter's size)."""
+    resolved, endpoint = model_endpoint(config, spec.model)
+    return resolved, endpoint, limiter_sizes(resolved, spec.concurrency, spec.sandbox, endpoint)
+
+
+def session_manifest(
+    config: Config,
+    spec: RunSpec,
+    dataset: Dataset,
+    protocol: Protocol,
+    run_dir: Path | None,
+    sizes: dict[str, int],
+) -> RunManifest:
+    """The run directory's manifest; in-memory only for a session without one."""
+    if run_dir is not None and (run_dir / MANIFEST_NAME).exists():
+        return read_manifest(run_dir)
+    run_id = run_dir.name if run_dir is not None else f"session-{secrets.token_hex(4)}"
+    samples = sorted({k.sample for k in plan_episodes(dataset, spec.samples, 1)})
+    return new_manifest(config, spec, dataset, protocol, run_id=run_id, samples=samples, limiters=sizes)
+
+
+def fake_settings(config: Config, spec: RunSpec) -> dict[str, object]:
+    """The loopback server's settings for a `fake:POLICY` model: the run's latency and seed."""
+    if fake_policy(spec.model) is None:
+        return {}
+    latency = {"latency_ms": config.run.fake_latency_ms} if config.run.fake_latency_ms else {}
+    return {**latency, "seed": spec.seed}
+
+
+def run_context(
+    config: Config,
+    spec: RunSpec,
+    dataset: Dataset,
+    protocol: Protocol,
+    run_id: str,
+    run_dir: Path,
+    **parts: object,
+) -> RunContext:
+    return RunContext(
+        run_id=run_id,
+        run_dir=run_dir,
+        dataset=dataset,
+        protocol=protocol,
+        scaffold=spec.scaffold,
+        model_name=spec.model,
+        ace_rounds=spec.ace_rounds,
+        limits=AgentLimits.coder(config.agent),
+        tester_limits=AgentLimits.tester(config.agent),
+        policy=protocol.grading_policy(config.sandbox.output_cap),
+        oracle_timeout_s=config.oracle.timeout_s,
+        oracle_output_cap=config.oracle.output_cap,
+        **parts,  # type: ignore[arg-type]
+    )

@@ -315,3 +315,32 @@ def _quick_check(path: Path) -> str:
     except sqlite3.Error as exc:
         return str(exc)
     return "" if rows == ["ok"] else "; ".join(r.replace("\n", " ") for r in rows)
+
+
+class RunSummary(Record, kw_only=True):
+    run_dir: str
+    episodes: int
+    finished: int
+    pass_rate: float
+    success_rate: float
+    infra_failures: int
+    interrupted: bool = False
+    leaked_containers: int = 0
+    """Sandbox containers still there when the backend closed (reaped then; listed in leaked.json)."""
+
+
+def summarize(store: ResultsStore, episodes: int, interrupted: bool, *, run_dir: str = "") -> RunSummary:
+    """Pass and success rates over the scored episodes the store has finished (infra failures apart)."""
+    results = store.episode_results()
+    infra = store.counts().get("infra_failed", 0)
+    scored = [r for r in results if not r.infra_error]
+    n = len(scored)
+    return RunSummary(
+        run_dir=run_dir,
+        episodes=episodes,
+        finished=len(results),
+        infra_failures=infra,
+        pass_rate=sum(r.passed is True for r in scored) / n if n else 0.0,
+        success_rate=sum(r.success_rate for r in scored) / n if n else 0.0,
+        interrupted=interrupted,
+    )

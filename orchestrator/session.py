@@ -17,28 +17,42 @@ from pathlib import Path
 from typing import TypeAlias
 
 import anyio
+import msgspec
 import structlog
 
-from repozero.agents.fakellm import fake_policy
-from repozero.agents.scaffolds import AgentLimits
 from repozero.config import Config
 from repozero.datasets import Dataset, load_dataset
+from repozero.errors import RepoZeroError
 from repozero.log import configure_logging, run_log
 from repozero.oracle import Oracle, open_oracle
 from repozero.orchestrator.actions import ACTIONS_FILE, ActionLog
 from repozero.orchestrator.bus import EventBus
-from repozero.orchestrator.context import Limiters, RunContext
-from repozero.orchestrator.episodes import run_episode
-from repozero.orchestrator.limits import effective_config, limiter_sizes
-from repozero.orchestrator.manifest import MANIFEST_NAME, RunManifest, new_manifest, read_manifest, run_record
+from repozero.orchestrator.context import EpisodeInfraError, Limiters, RunContext
+from repozero.orchestrator.diskspace import disk_full_error
+from repozero.orchestrator.episode import Episode
+from repozero.orchestrator.events import (
+    REWARD_FORMULA,
+    EpisodeTag,
+    episode_finished_event,
+    episode_rewards,
+    episode_started_event,
+)
+from repozero.orchestrator.limits import effective_config
+from repozero.orchestrator.manifest import run_record
 from repozero.orchestrator.observe import ObservedBackend, ObservedOracle, ObservedProvider
-from repozero.orchestrator.parts import prewarm, run_limiters
-from repozero.orchestrator.protocols import Protocol, get_protocol
-from repozero.orchestrator.results import EpisodeResult, ResultsStore
+from repozero.orchestrator.parts import (
+    fake_settings,
+    prewarm,
+    run_context,
+    run_limiters,
+    run_sizes,
+    session_manifest,
+)
+from repozero.orchestrator.protocols import get_protocol
+from repozero.orchestrator.results import EpisodeResult, ResultsStore, RunSummary, summarize
 from repozero.orchestrator.spec import EpisodeKey, RunSpec, plan_episodes, seeded_order
-from repozero.records import Record
-from repozero.traces import RunFinished, RunFinishedRecord, RunStarted, TraceSink, TraceWriter
-from repozero.wiring import ModelProvider, model_endpoint, open_backend, open_provider
+from repozero.traces import RunFinished, RunFinishedRecord, RunStarted, TraceSink, TraceWriter, compute_reward
+from repozero.wiring import ModelProvider, open_backend, open_provider
 
 __all__ = ["RunSummary", "Session", "fake_settings", "run_sizes", "summarize"]
 
@@ -46,18 +60,6 @@ log = structlog.get_logger()
 
 EpisodeRef: TypeAlias = EpisodeKey | tuple[str, int] | str
 """An episode to run: a key, a (sample, attempt) pair, or a sample id (attempt 0)."""
-
-
-class RunSummary(Record, kw_only=True):
-    run_dir: str
-    episodes: int
-    finished: int
-    pass_rate: float
-    success_rate: float
-    infra_failures: int
-    interrupted: bool = False
-    leaked_containers: int = 0
-    """Sandbox containers still there when the backend closed (reaped then; listed in leaked.json)."""
 
 
 class Session:
@@ -102,7 +104,7 @@ class Session:
         dataset = load_dataset(spec.dataset)
         protocol = get_protocol(spec.protocol)
         resolved, endpoint, sizes = run_sizes(config, spec)
-        manifest = _manifest(config, spec, dataset, protocol, run_dir, sizes)
+        manifest = session_manifest(config, spec, dataset, protocol, run_dir, sizes)
         if run_dir is not None:
             await anyio.Path(run_dir).mkdir(parents=True, exist_ok=True)
         async with AsyncExitStack() as stack:
@@ -135,7 +137,7 @@ class Session:
             oprovider = ObservedProvider(provider, actions)
             store = ResultsStore(run_dir / "results.sqlite" if run_dir else Path(":memory:"))
             stack.callback(store.close)
-            ctx = _context(
+            ctx = run_context(
                 config,
                 spec,
                 dataset,
@@ -169,11 +171,14 @@ class Session:
             assert isinstance(provider, ObservedProvider)
             ctx = replace(self.ctx, provider=provider.on(policy), model_name=policy)
         self.planned += 1
+        key = EpisodeKey(sample=sample, attempt=attempt)
         with structlog.contextvars.bound_contextvars(run_id=ctx.run_id):
             async with ctx.limiters.episodes:
-                return await run_episode(
-                    ctx, EpisodeKey(sample=sample, attempt=attempt), self.spec.infra_retries
-                )
+                for try_no in range(self.spec.infra_retries + 1):
+                    result = await _try_episode(ctx, key, try_no)
+                    if not result.infra_error:
+                        return result
+                return _infra_failed(ctx, key, result.infra_detail)
 
     async def stream(self, episodes: Iterable[EpisodeRef]) -> AsyncIterator[EpisodeResult]:
         """Run `episodes` concurrently (at most `spec.concurrency` at once); yield each result as it ends.
@@ -246,51 +251,77 @@ class Session:
         )
 
 
-def summarize(store: ResultsStore, episodes: int, interrupted: bool, *, run_dir: str = "") -> RunSummary:
-    """Pass and success rates over the scored episodes the store has finished (infra failures apart)."""
-    results = store.episode_results()
-    infra = store.counts().get("infra_failed", 0)
-    scored = [r for r in results if not r.infra_error]
-    n = len(scored)
-    return RunSummary(
-        run_dir=run_dir,
-        episodes=episodes,
-        finished=len(results),
-        infra_failures=infra,
-        pass_rate=sum(r.passed is True for r in scored) / n if n else 0.0,
-        success_rate=sum(r.success_rate for r in scored) / n if n else 0.0,
-        interrupted=interrupted,
+async def _try_episode(ctx: RunContext, key: EpisodeKey, try_no: int) -> EpisodeResult:
+    """One try of an episode, recorded once if it ends; an infrastructure failure comes back as an
+    unrecorded infra result (the caller retries). The only place, with the run, that catches broad
+    exceptions: anything but cancellation that escapes an episode is infrastructure, never the model's
+    failure."""
+    eid = key.episode_id
+    tag = EpisodeTag(run_id=ctx.run_id, model=ctx.model_name, protocol=ctx.protocol.name)
+    ctx.store.start_episode(eid, key.sample, key.attempt, key.sample)
+    started = time.time()
+    ctx.bus.emit(episode_started_event(tag, key, ctx.dataset.sample(key.sample).package, started))
+    with structlog.contextvars.bound_contextvars(episode_id=eid, sample=key.sample, attempt=key.attempt):
+        log.info("episode_started", try_no=try_no)
+        episode = Episode(ctx, key.sample, key.attempt, eid)
+        try:
+            result = await episode.run()
+        except anyio.get_cancelled_exc_class():
+            raise
+        except Exception as exc:
+            _stop_on_full_disk(ctx, exc)
+            expected = isinstance(exc, EpisodeInfraError | RepoZeroError)
+            error = str(exc) if expected else f"{type(exc).__name__}: {exc}"
+            if expected:
+                log.warning("episode_infra_failure", try_no=try_no, error=error)
+            else:  # an unexpected bug is still infrastructure, not the model's failure
+                log.exception("episode_crashed", try_no=try_no)
+            return _infra_result(ctx, key, error)
+    rewards = episode_rewards(result, episode.rounds)
+    result = msgspec.structs.replace(
+        result, rounds=episode.rounds, reward=compute_reward(REWARD_FORMULA, rewards)
+    )
+    ctx.store.finish_episode(result)
+    ctx.bus.emit(episode_finished_event(tag, result, rewards, started))
+    log.info("episode_finished", episode_id=eid, passed=result.passed, rounds=result.rounds_used)
+    return result
+
+
+def _infra_result(ctx: RunContext, key: EpisodeKey, error: str) -> EpisodeResult:
+    sample = ctx.dataset.sample(key.sample)
+    return EpisodeResult(
+        episode_id=key.episode_id,
+        sample=key.sample,
+        attempt=key.attempt,
+        passed=None,
+        success_rate=0.0,
+        failure_category=None,
+        cheat_flags=[],
+        infra_error=True,
+        infra_detail=error,
+        rounds_used=0,
+        exit_status="infra_error",
+        package=sample.package,
+        difficulty=sample.difficulty,
+        category=sample.category,
+        subset=sample.subset,
     )
 
 
-def run_sizes(config: Config, spec: RunSpec) -> tuple[Config, str, dict[str, int]]:
-    """(the config with the spec's model as an ordinary endpoint, that endpoint, every limiter's size)."""
-    resolved, endpoint = model_endpoint(config, spec.model)
-    return resolved, endpoint, limiter_sizes(resolved, spec.concurrency, spec.sandbox, endpoint)
+def _infra_failed(ctx: RunContext, key: EpisodeKey, error: str) -> EpisodeResult:
+    """Every try failed for infrastructure reasons: recorded once, apart, never scored."""
+    result = _infra_result(ctx, key, error)
+    tag = EpisodeTag(run_id=ctx.run_id, model=ctx.model_name, protocol=ctx.protocol.name)
+    ctx.store.finish_episode(result, status="infra_failed")
+    ctx.bus.emit(episode_finished_event(tag, result, episode_rewards(result, []), time.time()))
+    return result
 
 
-def _manifest(
-    config: Config,
-    spec: RunSpec,
-    dataset: Dataset,
-    protocol: Protocol,
-    run_dir: Path | None,
-    sizes: dict[str, int],
-) -> RunManifest:
-    """The run directory's manifest; in-memory only for a session without one."""
-    if run_dir is not None and (run_dir / MANIFEST_NAME).exists():
-        return read_manifest(run_dir)
-    run_id = run_dir.name if run_dir is not None else f"session-{secrets.token_hex(4)}"
-    samples = sorted({k.sample for k in plan_episodes(dataset, spec.samples, 1)})
-    return new_manifest(config, spec, dataset, protocol, run_id=run_id, samples=samples, limiters=sizes)
-
-
-def fake_settings(config: Config, spec: RunSpec) -> dict[str, object]:
-    """The loopback server's settings for a `fake:POLICY` model: the run's latency and seed."""
-    if fake_policy(spec.model) is None:
-        return {}
-    latency = {"latency_ms": config.run.fake_latency_ms} if config.run.fake_latency_ms else {}
-    return {**latency, "seed": spec.seed}
+def _stop_on_full_disk(ctx: RunContext, exc: BaseException) -> None:
+    """A full disk is the run's failure, not the episode's: stop the run (resumable), label nothing."""
+    full = disk_full_error(exc, ctx.run_dir)
+    if full is not None:
+        raise full from None
 
 
 def _key(ref: EpisodeRef) -> EpisodeKey:
@@ -300,29 +331,3 @@ def _key(ref: EpisodeRef) -> EpisodeKey:
         return EpisodeKey(sample=ref, attempt=0)
     sample, attempt = ref
     return EpisodeKey(sample=sample, attempt=attempt)
-
-
-def _context(
-    config: Config,
-    spec: RunSpec,
-    dataset: Dataset,
-    protocol: Protocol,
-    run_id: str,
-    run_dir: Path,
-    **parts: object,
-) -> RunContext:
-    return RunContext(
-        run_id=run_id,
-        run_dir=run_dir,
-        dataset=dataset,
-        protocol=protocol,
-        scaffold=spec.scaffold,
-        model_name=spec.model,
-        ace_rounds=spec.ace_rounds,
-        limits=AgentLimits.coder(config.agent),
-        tester_limits=AgentLimits.tester(config.agent),
-        policy=protocol.grading_policy(config.sandbox.output_cap),
-        oracle_timeout_s=config.oracle.timeout_s,
-        oracle_output_cap=config.oracle.output_cap,
-        **parts,  # type: ignore[arg-type]
-    )

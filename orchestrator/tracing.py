@@ -1,28 +1,23 @@
-"""Turning what agents, the Oracle and the grader did into trace events (the only place that maps
-our working records onto the trace schema, which imports nothing of ours)."""
+"""Turning what agents did — model calls, commands, their ends — into trace events, as it happens.
+
+With orchestrator/events.py (episodes, rounds, grades, Oracle answers), the only place that maps our
+working records onto the trace schema, which imports nothing of ours."""
 
 from __future__ import annotations
 
 import secrets
 import time
 from collections.abc import Sequence
-from typing import Any
 
 import msgspec
 
 from repozero.agents.models import Message, ModelResponse, ToolSpec
 from repozero.agents.scaffolds import AgentResult
-from repozero.datasets import Case
-from repozero.oracle.grading import SampleGrade
 from repozero.orchestrator.bus import EventBus
 from repozero.traces import (
     AgentFinished,
     AgentRunRecord,
     CallTiming,
-    GradeSummary,
-    HiddenCaseResult,
-    HiddenCasesGraded,
-    HiddenGradeRecord,
     ModelCall,
     ModelCalled,
     ModelCallFailed,
@@ -34,12 +29,9 @@ from repozero.traces import (
     TraceMessage,
     TraceToolCall,
     Usage,
-    VisibleCaseResult,
-    VisibleCasesGraded,
-    VisibleGradeRecord,
 )
 
-__all__ = ["EpisodeHooks", "grade_summary", "hidden_grade_event", "trace_message", "visible_grade_event"]
+__all__ = ["EpisodeHooks", "trace_message"]
 
 _TERMINATION = {"format_errors": "format_error", "context_limit": "model_error"}
 
@@ -210,74 +202,3 @@ class EpisodeHooks:
                 )
             )
         )
-
-
-def grade_summary(grade: SampleGrade) -> GradeSummary:
-    passed = sum(c.status == "pass" for c in grade.cases)
-    infra = sum(c.status == "infra_error" for c in grade.cases)
-    return GradeSummary(
-        pass_rate=grade.success_rate,
-        solved=grade.passed,
-        passed=passed,
-        total=len(grade.cases),
-        infra_errors=infra,
-        build_ok=grade.failure_category != "no_executable",
-    )
-
-
-def hidden_grade_event(
-    episode_id: str, round_index: int, grade: SampleGrade, wall_s: float
-) -> HiddenCasesGraded:
-    """Ids and statuses only: the record type has no field for a hidden input or output."""
-    return HiddenCasesGraded(
-        grade=HiddenGradeRecord(
-            episode_id=episode_id,
-            round=round_index,
-            grader_version=grade.grader_version,
-            summary=grade_summary(grade),
-            failure_category=grade.failure_category,
-            cheat_flags=grade.cheat_flags,
-            cases=[HiddenCaseResult(case_id=c.id, status=c.status, wall_s=c.wall_s) for c in grade.cases],
-            wall_s=wall_s,
-        )
-    )
-
-
-def visible_grade_event(
-    episode_id: str,
-    round_index: int,
-    grade: SampleGrade,
-    cases: Sequence[Case],
-    fresh_ids: set[str],
-    wall_s: float,
-) -> VisibleCasesGraded:
-    outputs: dict[str, Any] = {o.id: o for o in grade.outputs}
-    by_id = {c.id: c for c in cases}
-    rows = []
-    for result in grade.cases:
-        case, out = by_id[result.id], outputs.get(result.id)
-        rows.append(
-            VisibleCaseResult(
-                case_id=result.id,
-                origin="fresh" if result.id in fresh_ids else "whitebox",
-                status=result.status,
-                argv=case.argv,
-                stdin=case.stdin,
-                expected_stdout=case.expected_stdout or b"",
-                expected_exit=case.expected_exit,
-                stdout=out.stdout if out else b"",
-                exit_code=result.exit_code,
-                stderr=out.stderr.decode("utf-8", "replace")[-4000:] if out else "",
-                wall_s=result.wall_s,
-            )
-        )
-    return VisibleCasesGraded(
-        grade=VisibleGradeRecord(
-            episode_id=episode_id,
-            round=round_index,
-            grader_version=grade.grader_version,
-            summary=grade_summary(grade),
-            cases=rows,
-            wall_s=wall_s,
-        )
-    )
