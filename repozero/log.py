@@ -39,10 +39,12 @@ class _Settings:
 _settings = _Settings()
 
 
-@dataclass(frozen=True)
+@dataclass
 class _File:
     path: Path
-    fd: int
+    fd: int | None
+    """None once closed: a task that outlived its run (holding a copy of its context) writes nowhere, never
+    into whatever file reused the descriptor number."""
     level: int
     renderer: Renderer
 
@@ -98,9 +100,10 @@ class _Router:
         level = _LEVELS.get(str(event_dict.get("level", "info")).upper(), logging.INFO)
         method = str(event_dict.get("level", "info"))
         for file in _files.get():
-            if level >= file.level:
+            fd = file.fd
+            if level >= file.level and fd is not None:
                 text = file.renderer(None, method, dict(event_dict))
-                os.write(file.fd, (text + "\n").encode("utf-8", "replace"))  # one append write per event
+                os.write(fd, (text + "\n").encode("utf-8", "replace"))  # one append write per event
         if level >= _stderr_level():
             sys.stderr.write(self._stderr_renderer(None, method, dict(event_dict)) + "\n")
             sys.stderr.flush()
@@ -128,11 +131,13 @@ def run_log(run_dir: Path) -> Iterator[Path]:
         else structlog.dev.ConsoleRenderer(colors=False, exception_formatter=structlog.dev.plain_traceback)
     )
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    token = _files.set((*_files.get(), _File(path, fd, min(_settings.level, logging.INFO), renderer)))
+    file = _File(path, fd, min(_settings.level, logging.INFO), renderer)
+    token = _files.set((*_files.get(), file))
     try:
         yield path
     finally:
         _files.reset(token)
+        file.fd = None
         os.close(fd)
 
 

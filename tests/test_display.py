@@ -4,6 +4,7 @@ terminal, is tests/test_display_tty.py."""
 
 from __future__ import annotations
 
+import contextvars
 import json
 import random
 from collections.abc import Iterator
@@ -168,6 +169,17 @@ def test_an_explicit_log_level_is_kept_under_a_panel(
     with run_log(tmp_path) as path:
         log.info("episode_finished")
     assert _events(capsys.readouterr().err) == [] and _events(path.read_text())[-1] == "episode_finished"
+
+
+def test_a_context_that_outlives_its_run_log_writes_nowhere(tmp_path: Path, fresh_logging: None) -> None:
+    configure_logging(json=True, level="error")
+    log = structlog.get_logger()
+    with run_log(tmp_path) as path:
+        left_behind = contextvars.copy_context()  # as a task still running after its run closed would hold
+        log.info("inside")
+    with (tmp_path / "next.log").open("w"):  # likely the closed descriptor's number again
+        left_behind.run(log.info, "too_late")
+    assert _events(path.read_text()) == ["inside"] and (tmp_path / "next.log").read_text() == ""
 
 
 @pytest.mark.anyio
