@@ -15,7 +15,7 @@ import sys
 import time
 import zlib
 from collections.abc import Callable
-from contextlib import AsyncExitStack
+from contextlib import AsyncExitStack, ExitStack
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -33,6 +33,7 @@ from repozero.orchestrator.limits import AdaptiveGauge, effective_config
 from repozero.orchestrator.manifest import MANIFEST_NAME, new_manifest, read_manifest, write_manifest
 from repozero.orchestrator.protocols import get_protocol
 from repozero.orchestrator.results import ResultsStore
+from repozero.orchestrator.runlock import RunLock
 from repozero.orchestrator.session import Session, fake_settings, run_sizes
 from repozero.orchestrator.spec import EpisodeKey, seeded_order
 from repozero.orchestrator.sweep_plan import (
@@ -105,18 +106,22 @@ def run_sweep(config: Config, sweep: Sweep, *, pilot: int | None = None) -> Swee
     from repozero.runtime import run_async
 
     sweep.dir.mkdir(parents=True, exist_ok=True)
-    write_atomic(sweep.dir / "spec.toml", read_text(sweep.spec.path).encode())
-    todo: dict[str, list[EpisodeKey]] = {}
-    for cell, (plan, keys) in zip(sweep.cells, sweep.plans(), strict=True):
-        _write_cell(cell, sweep)
-        if pilot is not None:
-            keys = seeded_order(keys, sweep.spec.seed)[: max(0, pilot - plan.done)]
-        todo[cell.key] = keys
-    order = interleave(todo, sweep.spec.seed)
-    log.info("sweep_started", sweep_dir=str(sweep.dir), cells=len(sweep.cells), todo=len(order))
-    interrupted = run_async(_run_all, config, sweep, order)
-    for cell in sweep.cells:
-        _close_cell(cell, interrupted)
+    with ExitStack() as locks:
+        locks.enter_context(RunLock(sweep.dir, flag="sweep --out"))  # one sweep process per directory
+        write_atomic(sweep.dir / "spec.toml", read_text(sweep.spec.path).encode())
+        todo: dict[str, list[EpisodeKey]] = {}
+        for cell, (plan, keys) in zip(sweep.cells, sweep.plans(), strict=True):
+            cell.dir.mkdir(parents=True, exist_ok=True)
+            locks.enter_context(RunLock(cell.dir, flag="sweep"))  # and no `run --resume` of a cell meanwhile
+            _write_cell(cell, sweep)
+            if pilot is not None:
+                keys = seeded_order(keys, sweep.spec.seed)[: max(0, pilot - plan.done)]
+            todo[cell.key] = keys
+        order = interleave(todo, sweep.spec.seed)
+        log.info("sweep_started", sweep_dir=str(sweep.dir), cells=len(sweep.cells), todo=len(order))
+        interrupted = bool(order) and run_async(_run_all, config, sweep, order)
+        for cell in sweep.cells:
+            _close_cell(cell, interrupted)
     return SweepSummary(
         sweep_dir=str(sweep.dir),
         cells=[p for p, _ in sweep.plans()],
@@ -127,7 +132,6 @@ def run_sweep(config: Config, sweep: Sweep, *, pilot: int | None = None) -> Swee
 
 def _write_cell(cell: Cell, sweep: Sweep) -> None:
     """`cell.json` once; the manifest first written, or grown (attempts, samples) on a later invocation."""
-    cell.dir.mkdir(parents=True, exist_ok=True)
     existing = read_cell(cell.dir)
     if existing is None:
         record = CellRecord(cell_key=cell.key, axes=cell.axes, science=cell.science)
