@@ -1,4 +1,4 @@
-"""pass^k against enumeration, the exact sign (McNemar-style) test against known binomial tails, and a paired
+"""pass^k against enumeration, compute-matched rows computed by hand, the exact sign (McNemar-style) test against known binomial tails, and a paired
 comparison of two constructed runs whose answer is known."""
 
 from __future__ import annotations
@@ -8,8 +8,10 @@ from math import comb
 
 import pytest
 
+from repozero.orchestrator.report.compute import compute_table
 from repozero.orchestrator.report.paired import paired_comparison, pass_hat_k, sign_test_p
 from repozero.orchestrator.report.samples import SampleAgg
+from repozero.orchestrator.results import RoundResult
 
 
 def brute_pass_hat_k(outcomes: list[bool], k: int) -> float:
@@ -72,3 +74,38 @@ def test_a_large_real_difference_is_significant() -> None:
     result = paired_comparison(a, b, resamples=500, seed=3, key="t")
     assert result is not None and result.b_better == 0 and result.a_better == 40
     assert result.p_value == pytest.approx(2 / 2**40) and result.lo > 0.3
+
+
+def rr(r: int, passed: bool, tokens: int, cost: float) -> RoundResult:
+    return RoundResult(
+        round=r,
+        coder_exit="submitted",
+        visible_passed=passed,
+        visible_success_rate=1.0,
+        hidden_passed=passed,
+        hidden_success_rate=1.0 if passed else 0.0,
+        failure_category=None,
+        tokens=tokens,
+        cost=cost,
+    )
+
+
+def test_compute_matched_rows_by_hand() -> None:
+    # s1: attempt 0 fails round 0 (100 tok) and passes round 1 (300 tok); attempt 1 passes at once (200 tok)
+    # s2: both attempts fail both rounds (400 tok each in all)
+    s1 = agg("s1", "l1", [True, True])
+    s1.rounds = [[rr(0, False, 100, 0.1), rr(1, True, 300, 0.3)], [rr(0, True, 200, 0.2)]]
+    s2 = agg("s2", "l2", [False, False])
+    s2.rounds = [
+        [rr(0, False, 150, 0.1), rr(1, False, 400, 0.4)],
+        [rr(0, False, 150, 0.1), rr(1, False, 400, 0.4)],
+    ]
+    table = compute_table(["run"], [[s1, s2]], budgets=[1], attempts=[2])
+    cells = {row.label: row.cells[0] for row in table.rows}
+    # round 0: s1 passes 1 of 2 (0.5), s2 0 → 25%; tokens (100 + 200 + 150 + 150) / 4 = 150; $ 0.5 / 4
+    assert cells["ACE round 0 (Oracle-assisted)"] == "25.0% · 150 tok · $0.1250"
+    # round 1: s1's attempt 1 keeps its round-0 pass and spend → s1 1.0, s2 0 → 50%; (300+200+400+400)/4 = 325
+    assert cells["ACE round 1 (Oracle-assisted)"] == "50.0% · 325 tok · $0.3250"
+    assert cells["one attempt"] == "50.0% · 325 tok · $0.3250"
+    # pass@2: s1 1.0, s2 0.0 → 50% at twice the spend
+    assert cells["best of 2 at 2× the spend (pass@2, upper bound)"] == "50.0% · 650 tok · $0.6500"

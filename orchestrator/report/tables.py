@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from repozero.orchestrator.report.compare import assign_labels, comparability_notes, run_info
+from repozero.orchestrator.report.compute import compute_table
 from repozero.orchestrator.report.load import RunData
 from repozero.orchestrator.report.model import Cell, Report, Row, Settings, Share, Table
 from repozero.orchestrator.report.paired import paired_table, pass_hat_k_units
@@ -309,6 +310,8 @@ def build_report(runs: Sequence[RunData], *, resamples: int = DEFAULT_RESAMPLES,
         ctx.columns, [r.manifest.run_id for r in run_list], ctx.samples, resamples=resamples, seed=seed
     )
     tables += [paired] if paired is not None else []
+    budgets = [r.manifest.ace_rounds for r in run_list]
+    tables.append(compute_table(ctx.columns, ctx.samples, budgets, [r.manifest.attempts for r in run_list]))
     notes = comparability_notes(run_list) + _missing_notes(run_list)
     settings = Settings(resamples=resamples, seed=seed, method=method_text(resamples, seed))
     return Report(settings=settings, runs=[run_info(r) for r in run_list], notes=notes, tables=tables)
