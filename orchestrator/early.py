@@ -12,16 +12,15 @@ cancelled and the opening error is what the episode raises — as if it had fail
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import anyio
 
 from repozero.errors import SandboxError
-from repozero.sandbox import CaseInput, CaseRun, ExecResult, Sandbox, SandboxSpec
-from repozero.sandbox.base import DEFAULT_OUTPUT_CAP, SandboxProcess
+from repozero.sandbox import Sandbox, SandboxSpec
+from repozero.sandbox.proxy import SandboxProxy
 
 __all__ = ["EarlySandbox", "open_early"]
 
@@ -55,7 +54,7 @@ async def open_early(backend: Any, spec: SandboxSpec, *, warm_shell: bool) -> As
         raise failure
 
 
-class EarlySandbox:
+class EarlySandbox(SandboxProxy):
     """A `Sandbox` whose calls wait until the real one is open (its `workdir` is known from the start)."""
 
     def __init__(self, workdir: str) -> None:
@@ -85,62 +84,11 @@ class EarlySandbox:
             self._ready.set()
             body.cancel()  # the episode's model call is wasted work now
 
-    async def _open(self) -> Sandbox:
+    async def _target(self) -> Sandbox:
         await self._ready.wait()
         if self._box is None:
             raise SandboxError(f"the sandbox did not open: {self.open_error}")
         return self._box
-
-    async def exec(
-        self,
-        cmd: Sequence[str] | str,
-        *,
-        cwd: str | None = None,
-        env: Mapping[str, str] | None = None,
-        stdin: bytes | None = None,
-        timeout_s: float | None = None,
-        output_cap: int = DEFAULT_OUTPUT_CAP,
-    ) -> ExecResult:
-        box = await self._open()
-        return await box.exec(cmd, cwd=cwd, env=env, stdin=stdin, timeout_s=timeout_s, output_cap=output_cap)
-
-    async def shell(
-        self, command: str, *, timeout_s: float | None = None, output_cap: int = DEFAULT_OUTPUT_CAP
-    ) -> ExecResult:
-        return await (await self._open()).shell(command, timeout_s=timeout_s, output_cap=output_cap)
-
-    async def run_cases(
-        self,
-        entry: Sequence[str],
-        cases: Sequence[CaseInput],
-        *,
-        timeout_s: float,
-        output_cap: int = DEFAULT_OUTPUT_CAP,
-        cwd: str | None = None,
-        stop_after_timeouts: int = 0,
-    ) -> list[CaseRun]:
-        box = await self._open()
-        return await box.run_cases(
-            entry, cases, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd,
-            stop_after_timeouts=stop_after_timeouts,
-        )  # fmt: skip
-
-    async def open_process(
-        self, argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None
-    ) -> SandboxProcess:
-        return await (await self._open()).open_process(argv, cwd=cwd, env=env)
-
-    async def write_file(self, path: str, data: bytes, *, mode: int = 0o644) -> None:
-        await (await self._open()).write_file(path, data, mode=mode)
-
-    async def read_file(self, path: str, *, max_bytes: int | None = None) -> bytes:
-        return await (await self._open()).read_file(path, max_bytes=max_bytes)
-
-    async def put_tree(self, src: Path, dest: str) -> None:
-        await (await self._open()).put_tree(src, dest)
-
-    async def get_tree(self, src: str, dest: Path) -> None:
-        await (await self._open()).get_tree(src, dest)
 
     async def close(self) -> None:
         self._release.set()  # the holder closes it

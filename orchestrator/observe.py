@@ -7,33 +7,21 @@ first characters, a batch of cases its size (hidden inputs travel through `run_c
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from repozero.agents.models import Message, Model, ModelResponse, SamplingParams, ToolSpec, Totals
 from repozero.oracle import GroundTruthRequest, Oracle, Verdict
 from repozero.orchestrator.actions import ActionLog
 from repozero.sandbox import (
-    DEFAULT_OUTPUT_CAP,
-    CaseInput,
-    CaseRun,
-    ExecResult,
     Sandbox,
     SandboxBackend,
-    SandboxProcess,
     SandboxSpec,
 )
+from repozero.sandbox.proxy import SandboxProxy
 from repozero.wiring import ModelProvider
 
 __all__ = ["ObservedBackend", "ObservedModel", "ObservedOracle", "ObservedProvider", "ObservedSandbox"]
-
-_SHOWN = 60
-
-
-def _short(command: str) -> str:
-    first = command.strip().split("\n", 1)[0]
-    return first if len(first) <= _SHOWN else first[:_SHOWN] + "…"
 
 
 class ObservedModel:
@@ -86,7 +74,7 @@ class ObservedBackend:
         return getattr(self.inner, name)
 
 
-class ObservedSandbox:
+class ObservedSandbox(SandboxProxy):
     """A `Sandbox`: opening, closing, commands, case batches and tree copies are actions."""
 
     def __init__(self, inner: Sandbox, actions: ActionLog, spec: SandboxSpec, backend: str) -> None:
@@ -103,6 +91,11 @@ class ObservedSandbox:
     def _track(self, op: str, **fields: Any) -> Any:
         return self.actions.track(op, role=self.role, sandbox=self.inner.id, **fields)
 
+    async def _target(self) -> Sandbox:
+        return self.inner
+
+    _around = _track
+
     async def __aenter__(self) -> ObservedSandbox:
         with self.actions.track("sandbox_open", role=self.role, backend=self.backend):
             await self.inner.__aenter__()
@@ -115,63 +108,6 @@ class ObservedSandbox:
     async def close(self) -> None:
         with self._track("sandbox_close"):
             await self.inner.close()
-
-    async def exec(
-        self,
-        cmd: Sequence[str] | str,
-        *,
-        cwd: str | None = None,
-        env: Mapping[str, str] | None = None,
-        stdin: bytes | None = None,
-        timeout_s: float | None = None,
-        output_cap: int = DEFAULT_OUTPUT_CAP,
-    ) -> ExecResult:
-        shown = _short(cmd) if isinstance(cmd, str) else _short(cmd[0] if cmd else "")
-        with self._track("sandbox_exec", command=shown):
-            return await self.inner.exec(
-                cmd, cwd=cwd, env=env, stdin=stdin, timeout_s=timeout_s, output_cap=output_cap
-            )
-
-    async def shell(
-        self, command: str, *, timeout_s: float | None = None, output_cap: int = DEFAULT_OUTPUT_CAP
-    ) -> ExecResult:
-        with self._track("sandbox_shell", command=_short(command)):
-            return await self.inner.shell(command, timeout_s=timeout_s, output_cap=output_cap)
-
-    async def run_cases(
-        self,
-        entry: Sequence[str],
-        cases: Sequence[CaseInput],
-        *,
-        timeout_s: float,
-        output_cap: int = DEFAULT_OUTPUT_CAP,
-        cwd: str | None = None,
-        stop_after_timeouts: int = 0,
-    ) -> list[CaseRun]:
-        with self._track("run_cases", cases=len(cases)):
-            return await self.inner.run_cases(
-                entry, cases, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd,
-                stop_after_timeouts=stop_after_timeouts,
-            )  # fmt: skip
-
-    async def open_process(
-        self, argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None
-    ) -> SandboxProcess:
-        return await self.inner.open_process(argv, cwd=cwd, env=env)
-
-    async def write_file(self, path: str, data: bytes, *, mode: int = 0o644) -> None:
-        await self.inner.write_file(path, data, mode=mode)
-
-    async def read_file(self, path: str, *, max_bytes: int | None = None) -> bytes:
-        return await self.inner.read_file(path, max_bytes=max_bytes)
-
-    async def put_tree(self, src: Path, dest: str) -> None:
-        with self._track("put_tree"):
-            await self.inner.put_tree(src, dest)
-
-    async def get_tree(self, src: str, dest: Path) -> None:
-        with self._track("get_tree"):
-            await self.inner.get_tree(src, dest)
 
 
 class ObservedOracle:
