@@ -1,16 +1,19 @@
-"""pass^k against enumeration, compute-matched rows computed by hand, the exact sign (McNemar-style) test against known binomial tails, and a paired
-comparison of two constructed runs whose answer is known."""
+"""pass^k against enumeration; compute-matched rows and selectors computed by hand; the canary that no
+hidden grade reaches a selector; the exact sign (McNemar-style) test against known binomial tails; and a
+paired comparison of two constructed runs whose answer is known."""
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, product
 from math import comb
 
+import msgspec
 import pytest
 
 from repozero.orchestrator.report.compute import compute_table
 from repozero.orchestrator.report.paired import paired_comparison, pass_hat_k, sign_test_p
 from repozero.orchestrator.report.samples import SampleAgg
+from repozero.orchestrator.report.selectors import SELECTORS, Candidate, candidates, selected_pass_rate
 from repozero.orchestrator.results import RoundResult
 
 
@@ -109,3 +112,47 @@ def test_compute_matched_rows_by_hand() -> None:
     assert cells["one attempt"] == "50.0% · 325 tok · $0.3250"
     # pass@2: s1 1.0, s2 0.0 → 50% at twice the spend
     assert cells["best of 2 at 2× the spend (pass@2, upper bound)"] == "50.0% · 650 tok · $0.6500"
+
+
+def attempts_sample(hidden: list[bool]) -> SampleAgg:
+    """Three attempts whose visible grades disagree with the hidden ones."""
+    s = agg("s", "l", hidden)
+    visible = [(True, 1.0, 300), (False, 0.5, 100), (False, 0.2, 200)]
+    s.rounds = [
+        [
+            RoundResult(
+                round=0,
+                coder_exit="submitted",
+                visible_passed=vp,
+                visible_success_rate=vr,
+                hidden_passed=h,
+                hidden_success_rate=1.0 if h else 0.1,
+                failure_category=None if h else "HIDDEN-CANARY",
+                tokens=tok,
+            )
+        ]
+        for (vp, vr, tok), h in zip(visible, hidden, strict=True)
+    ]
+    return s
+
+
+def test_selectors_by_hand_and_below_pass_at_k() -> None:
+    s = attempts_sample([False, True, False])
+    # k = 2 subsets {0,1} {0,2} {1,2}: visible picks 0, 0, 1 → 1/3; fewest tokens picks 1, 2, 1 → 2/3;
+    # random: 1/2, 0, 1/2 → 1/3; pass@2 = 1 - C(2,2)/C(3,2) = 2/3
+    assert selected_pass_rate([s], 2, SELECTORS["visible cases passed"]) == pytest.approx(1 / 3)
+    assert selected_pass_rate([s], 2, SELECTORS["fewest tokens"]) == pytest.approx(2 / 3)
+    assert selected_pass_rate([s], 2, SELECTORS["random"]) == pytest.approx(1 / 3)
+    assert selected_pass_rate([s], 4, SELECTORS["random"]) is None
+    for score in SELECTORS.values():
+        rate = selected_pass_rate([s], 2, score)
+        assert rate is not None and rate <= 1 - comb(2, 2) / comb(3, 2) + 1e-12
+
+
+def test_no_hidden_case_reaches_a_selector() -> None:
+    """The canary: what a selector sees is identical whatever the hidden grades are."""
+    assert set(Candidate.__struct_fields__) == {"attempt", "visible_passed", "visible_success_rate", "tokens"}
+    seen = {tuple(candidates(attempts_sample(list(h)))) for h in product([False, True], repeat=3)}
+    assert len(seen) == 1  # 8 different hidden outcomes, one view
+    view = msgspec.json.encode(next(iter(seen))).decode()
+    assert "HIDDEN-CANARY" not in view and "hidden" not in view

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from repozero.orchestrator.report.model import Cell, Row, Table
 from repozero.orchestrator.report.samples import SampleAgg, round_grade
+from repozero.orchestrator.report.selectors import SELECTORS, Score, selected_pass_rate
 from repozero.orchestrator.report.stats import pass_at_k
 
 __all__ = ["compute_table"]
@@ -40,10 +41,19 @@ def compute_table(
         ]
         label = "one attempt" if k == 1 else f"best of {k} at {k}× the spend (pass@{k}, upper bound)"
         rows.append(Row(label=label, cells=cells, unit="text"))
+        for name, score in SELECTORS.items() if k > 1 else ():
+            picked: list[Cell] = [
+                _selected(per_run, k, score) if k <= n else None
+                for per_run, n in zip(samples, attempts, strict=True)
+            ]
+            rows.append(
+                Row(label=f"best of {k}, selector: {name} (no hidden case read)", cells=picked, unit="text")
+            )
     caption = (
         "Pass rate · mean tokens · mean $ per sample. ACE rounds: the hidden grade standing after round r and "
         "the episode's spend up to it (Oracle-assisted). Best of k: pass@k at k times one attempt's mean spend; "
-        "an upper bound of what a selector picking one of k attempts could reach."
+        "an upper bound of what a selector picking one of k attempts could reach; beside it, what selectors "
+        "that see only visible grades and spend reach (exact over every k-subset, ties split evenly)."
     )
     return Table(
         id="compute", title="Compute-matched pass rates", caption=caption, columns=list(labels), rows=rows
@@ -70,6 +80,16 @@ def _best_of_k(samples: Sequence[SampleAgg], k: int) -> Cell:
     if not eligible or not spends:
         return None
     rate = statistics.fmean(pass_at_k(s.n, s.c, k) for s in eligible)
+    return _text(
+        rate, k * statistics.fmean(g.tokens for g in spends), k * statistics.fmean(g.cost for g in spends)
+    )
+
+
+def _selected(samples: Sequence[SampleAgg], k: int, score: Score) -> Cell:
+    rate = selected_pass_rate(samples, k, score)
+    spends = [rs[-1] for s in samples if s.n >= k for rs in s.rounds if rs]
+    if rate is None or not spends:
+        return None
     return _text(
         rate, k * statistics.fmean(g.tokens for g in spends), k * statistics.fmean(g.cost for g in spends)
     )
