@@ -12,11 +12,21 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from repozero.errors import DiskFullError
 
-__all__ = ["RESERVE_BYTES", "RESERVE_NAME", "Reserve", "disk_full_error", "no_space", "stopped_message"]
+__all__ = [
+    "RESERVE_BYTES",
+    "RESERVE_NAME",
+    "Reserve",
+    "disk_full_error",
+    "no_space",
+    "stopped_message",
+    "stops_on_full_disk",
+]
 
 RESERVE_NAME = ".space-reserve"
 RESERVE_BYTES = 512 << 10
@@ -97,3 +107,16 @@ def stopped_message(error: DiskFullError, run_dir: Path) -> str:
         f"{error}; the run stopped (finished episodes and their traces are kept, running ones will run "
         f"again). Free space on that disk, then `repozero run --resume {run_dir}`"
     )
+
+
+@contextmanager
+def stops_on_full_disk(run_dir: Path) -> Iterator[None]:
+    """Around a whole run (its lock, manifest and episodes): a full disk anywhere below is one clear
+    `DiskFullError` saying how to go on — never a traceback, never an exception group."""
+    try:
+        yield
+    except Exception as exc:
+        full = disk_full_error(exc, run_dir)
+        if full is None:
+            raise
+        raise DiskFullError(stopped_message(full, run_dir)) from None

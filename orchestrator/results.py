@@ -214,6 +214,14 @@ class ResultsStore:
                 (status, time.time(), msgspec.json.encode(result).decode(), result.episode_id),
             )
 
+    def reopen(self, episode_ids: Sequence[str]) -> int:
+        """Mark finished episodes `interrupted`, so resume runs them again (their trace never ended)."""
+        with self._tx() as db:
+            return db.executemany(
+                "UPDATE episodes SET status = 'interrupted' WHERE episode_id = ? AND status = 'finished'",
+                [(e,) for e in episode_ids],
+            ).rowcount
+
     def mark_interrupted(self) -> int:
         with self._tx() as db:
             return db.execute("UPDATE episodes SET status = 'interrupted' WHERE status = 'running'").rowcount

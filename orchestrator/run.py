@@ -21,8 +21,8 @@ import structlog
 from repozero.config import Config
 from repozero.datasets import content_hash, load_dataset
 from repozero.datasets.store import write_atomic
-from repozero.errors import DiskFullError, UsageError
-from repozero.orchestrator.diskspace import Reserve, disk_full_error, stopped_message
+from repozero.errors import UsageError
+from repozero.orchestrator.diskspace import Reserve, disk_full_error, stops_on_full_disk
 from repozero.orchestrator.display import DisplayMode, RunProgress, show_progress
 from repozero.orchestrator.manifest import new_manifest, read_manifest, write_manifest
 from repozero.orchestrator.protocols import get_protocol
@@ -50,8 +50,8 @@ def start_run(
     keys = plan_episodes(dataset, spec.samples, spec.attempts)
     run_dir = run_dir_for(spec, config.run.out)
     sizes = run_sizes(config, spec)[2]
-    run_dir.mkdir(parents=True, exist_ok=True)
-    with RunLock(run_dir, flag="--out"):  # before the manifest: a live run there is named, not clobbered
+    with stops_on_full_disk(run_dir), RunLock(run_dir, flag="--out", create=True):
+        # the lock before the manifest: a live run there is named, not clobbered
         if (run_dir / "manifest.json").exists():
             raise UsageError(
                 f"--out {run_dir}: already a run directory; use `repozero run --resume {run_dir}`"
@@ -77,7 +77,7 @@ def resume_run(
 
     The run directory's lock is taken before its manifest is read: a second invocation is refused."""
     read_manifest(run_dir)  # not a run directory: say so before creating a lock file in it
-    with RunLock(run_dir, flag="--resume"):
+    with stops_on_full_disk(run_dir), RunLock(run_dir, flag="--resume"):
         return _resume_locked(config, run_dir, attempts, concurrency, display, sinks)
 
 
@@ -93,6 +93,8 @@ def _resume_locked(
     if (run_dir / "results.sqlite").exists():
         check_store(run_dir / "results.sqlite")  # a torn store: exit 2 naming it, never a silent rerun
     _warn_lost_traces(run_dir)
+    if config.traces.enabled:
+        _reopen_untraced(run_dir)
     dataset = load_dataset(manifest.dataset_path)
     current = content_hash(dataset)
     if current != manifest.dataset_hash:
@@ -138,6 +140,22 @@ def _warn_lost_traces(run_dir: Path) -> None:
             log.warning("traces_lost", count=len(ids), episodes=ids, shards=sorted({e.shard for e in lost}))
 
 
+def _reopen_untraced(run_dir: Path) -> None:
+    """Episodes the store finished whose trace never ended (killed between the store's commit and the
+    trace manifest's line) run again: a result counts once its trace is whole."""
+    if not (run_dir / "results.sqlite").exists() or not (run_dir / "traces" / "shards").is_dir():
+        return  # no store yet, or a run traced nothing
+    store = ResultsStore(run_dir / "results.sqlite")
+    try:
+        traced = {e.episode_id for e in TraceReader(run_dir / "traces").finished_episodes()}
+        untraced = sorted(store.finished_ids() - traced)
+        if untraced:
+            store.reopen(untraced)
+            log.warning("episodes_untraced_rerun", count=len(untraced), episodes=untraced)
+    finally:
+        store.close()
+
+
 def _execute(
     config: Config,
     spec: RunSpec,
@@ -152,11 +170,6 @@ def _execute(
     try:
         reserve.hold()
         return run_async(_run_all, config, spec, run_dir, keys, display, sinks, reserve)
-    except Exception as exc:  # a full disk anywhere below: one clear error, never a group of tracebacks
-        full = disk_full_error(exc, run_dir)
-        if full is None:
-            raise
-        raise DiskFullError(stopped_message(full, run_dir)) from None
     finally:
         reserve.release()
 

@@ -41,16 +41,22 @@ class LockOwner(msgspec.Struct, frozen=True):
 class RunLock:
     """`with RunLock(run_dir, flag="--resume"):` — refused (exit 2) while another live process holds it."""
 
-    def __init__(self, run_dir: Path, *, flag: str = "--out") -> None:
+    def __init__(self, run_dir: Path, *, flag: str = "--out", create: bool = False) -> None:
+        """`create`: make the run directory first (a new run)."""
         self.path = run_dir / LOCK_NAME
         self.flag = flag
+        self.create = create
         self._fd = -1
 
     def acquire(self) -> None:
         """Take the lock or raise UsageError naming the owner's pid and host; take over a dead owner's."""
+        if self.create:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         except OSError as exc:
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise
             raise UsageError(f"{self.path}: cannot open the run lock: {exc.strerror}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -70,8 +76,12 @@ class RunLock:
             proc_start=process_start(os.getpid()),
             since=time.time(),
         )
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, msgspec.json.encode(me) + b"\n", 0)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, msgspec.json.encode(me) + b"\n", 0)
+        except OSError:  # a full disk: the caller says so
+            os.close(fd)
+            raise
         self._fd = fd
 
     def release(self) -> None:

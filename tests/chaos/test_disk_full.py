@@ -80,7 +80,9 @@ def test_disk_fills_mid_run_then_resume_finishes(small_disk: Path, tmp_path: Pat
     H.assert_no_traceback(err)
     assert code == 1, err[-3000:]
     (line,) = [x for x in err.splitlines() if x.startswith("repozero: error:")]
-    assert f"{run_dir}/" in line and "no space left on device" in line and f"--resume {run_dir}" in line
+    # the file it could not write (or the run directory, when the OS error named no file)
+    assert ": no space left on device; the run stopped" in line and f"--resume {run_dir}" in line
+    assert line.removeprefix("repozero: error: ").startswith(str(run_dir)), line
 
     # what is on the full disk is whole: the store checks out, no episode labelled infra, no torn trace
     check_store(run_dir / "results.sqlite")
@@ -105,3 +107,24 @@ def test_disk_fills_mid_run_then_resume_finishes(small_disk: Path, tmp_path: Pat
     statuses = H.assert_each_episode_once(run_dir)
     assert set(statuses.values()) == {"finished"}
     assert not (run_dir / RESERVE_NAME).exists()
+
+
+def test_a_disk_already_full_is_one_error_at_start_and_at_resume(small_disk: Path, tmp_path: Path) -> None:
+    ds = H.make_dataset(tmp_path)
+    args = ("--dataset", str(ds), "--model", "fake:gold", "--ace-rounds", "0", "--display", "off")
+    done = H.repozero("run", *args, "--out", str(small_disk / "done"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    _fill(small_disk / "filler")
+    for proc, where in [
+        (H.repozero("run", *args, "--out", str(small_disk / "new")), small_disk / "new"),
+        (H.repozero("run", "--resume", str(small_disk / "done"), "--attempts", "2"), small_disk / "done"),
+    ]:
+        H.assert_no_traceback(proc.stderr)
+        assert proc.returncode == 1, proc.stderr[-3000:]
+        (line,) = [x for x in proc.stderr.splitlines() if x.startswith("repozero: error:")]
+        assert f"{where}" in line and "no space left on device" in line and f"--resume {where}" in line
+    assert not (small_disk / "done" / RESERVE_NAME).exists()
+    (small_disk / "filler").unlink()
+    assert H.repozero("run", "--resume", str(small_disk / "done"), "--attempts", "2").returncode == 0
+    statuses = H.assert_each_episode_once(small_disk / "done")
+    assert len(statuses) == 4 and set(statuses.values()) == {"finished"}

@@ -32,16 +32,16 @@ OFFSETS = 40
 
 @pytest.fixture(scope="module")
 def base_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A finished run: 2 samples × 3 attempts, two ACE rounds each (fake:buggy-then-fix)."""
+    """A finished run: 2 samples × 2 attempts, two ACE rounds each (fake:buggy-then-fix)."""
     tmp = tmp_path_factory.mktemp("torn")
     ds = H.make_dataset(tmp)
     run_dir = tmp / "run"
     proc = H.repozero(
-        "run", "--dataset", str(ds), "--model", "fake:buggy-then-fix", "--ace-rounds", "1", "--attempts", "3",
+        "run", "--dataset", str(ds), "--model", "fake:buggy-then-fix", "--ace-rounds", "1", "--attempts", "2",
         "--out", str(run_dir), "--display", "off", "--json",
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert json.loads(proc.stdout)["finished"] == 6
+    assert json.loads(proc.stdout)["finished"] == 4
     H.assert_each_episode_once(run_dir)
     return run_dir
 
@@ -98,11 +98,11 @@ def test_trace_shard_cut_at_random_offsets(
     os.truncate(run_dir / "traces" / "shards" / shard.name, cut)
     cut_off = {e.episode_id for e in entries if e.end_offset > cut}
     assert cut_off
-    proc = H.repozero("run", "--resume", str(run_dir), "--attempts", "4", "--display", "off", "--json")
+    proc = H.repozero("run", "--resume", str(run_dir), "--attempts", "3", "--display", "off", "--json")
     assert proc.returncode == 0, proc.stderr[-3000:]
     H.assert_no_traceback(proc.stderr)
     assert "traces_lost" in proc.stderr and all(e in proc.stderr for e in cut_off)
-    assert json.loads(proc.stdout)["finished"] == 8
+    assert json.loads(proc.stdout)["finished"] == 6
     H.assert_each_episode_once(run_dir, lost=cut_off)
 
 
@@ -146,13 +146,13 @@ def test_write_ahead_log_cut_after_kill_9_then_resume(
     ds = H.make_dataset(tmp_path)
     run_dir = tmp_path / "run"
     proc = H.start(
-        "run", "--dataset", str(ds), "--model", "fake:buggy-then-fix", "--ace-rounds", "1", "--attempts", "3",
+        "run", "--dataset", str(ds), "--model", "fake:buggy-then-fix", "--ace-rounds", "1", "--attempts", "2",
         "--concurrency", "2", "--out", str(run_dir), "--display", "off", "--set", "run.fake_latency_ms=150",
         log=tmp_path / "first.log",
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 180
-        while H.finished_count(run_dir) < 3 and time.monotonic() < deadline:
+        while H.finished_count(run_dir) < 2 and time.monotonic() < deadline:
             time.sleep(0.2)
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -175,5 +175,5 @@ def test_write_ahead_log_cut_after_kill_9_then_resume(
     (run_dir / "results.sqlite-wal").write_bytes(wal[: len(wal) // 3])
     resumed = H.repozero("run", "--resume", str(run_dir), "--display", "off", "--json")
     assert resumed.returncode == 0, resumed.stderr[-3000:]
-    assert json.loads(resumed.stdout)["finished"] == 6
+    assert json.loads(resumed.stdout)["finished"] == 4
     H.assert_each_episode_once(run_dir, superseded_ok=True)
