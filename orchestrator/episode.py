@@ -42,6 +42,7 @@ from repozero.orchestrator.events import (
     visible_grade_event,
 )
 from repozero.orchestrator.results import CaseRow, EpisodeResult, RoundResult
+from repozero.orchestrator.source_access import SourceAccess
 from repozero.orchestrator.tracing import EpisodeHooks
 from repozero.sandbox import CaseInput, Sandbox, SandboxSpec
 
@@ -74,6 +75,8 @@ class Episode:
         self.rounds: list[RoundResult] = []
         self.hidden_grades: list[SampleGrade] = []
         self.last_exit = "submitted"
+        self.source = SourceAccess(ctx, sample_id) if p.oracle_access == "tool" else None
+        """The coder's `run_source` tool, one query budget for the whole episode."""
 
     # -- the loop ----------------------------------------------------------------------------------------
     async def run(self) -> EpisodeResult:
@@ -132,7 +135,7 @@ class Episode:
                 self.view,
                 scaffold=self.ctx.scaffold,
                 workdir=box.workdir,
-                oracle_queries=self.ctx.protocol.oracle_queries,
+                oracle_queries=self.source.budget if self.source is not None else 0,
             ),
         )
         return conv
@@ -170,6 +173,7 @@ class Episode:
             box,
             self.ctx.limits,
             hooks=self._hooks("coder", conv.conversation_id, r),
+            source_runner=self.source,
         )
         result = await agent.run(conv)
         self._account(result)

@@ -85,12 +85,16 @@ PROTOCOLS: dict[str, Protocol] = {
         ),
         Protocol(
             name="repozero-public",
-            version=1,
+            version=2,
             description=(
                 "What the public RepoZero scripts do, for comparing with published numbers: whitespace removed "
                 "within lines and blank lines dropped before comparing (at least one output line), oracle errors "
-                "counted as failures, 5 s per case, the first mismatch fed back, tests generated once."
+                "counted as failures, 5 s per case, the first mismatch fed back, tests generated once; the "
+                "source offered to the coder as a black box (`run_source`, answered by the Oracle, up to 100 "
+                "runs per episode)."
             ),
+            oracle_access="tool",
+            oracle_queries=100,
             comparator="paper_compat",
             oracle_error_policy="count_as_failure",
             feedback="first_mismatch",
