@@ -67,7 +67,7 @@ async def test_the_coder_asks_the_source_through_the_oracle(scripted: Any) -> No
     assert result.exit_status == "submitted"
     tool, command, output = hooks.calls[0]
     assert (
-        tool == "run_source"
+        tool == "bash"
         and command.startswith("run_source ")
         and (case.expected_stdout or b"").decode() in output
     )
