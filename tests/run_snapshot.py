@@ -1,0 +1,78 @@
+"""A run directory reduced to what must not change when code is only reorganised: the results table and
+every trace record, with ids, times, durations, ports and versions taken out (tests/test_refactor_same.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from repozero.traces.reader import TraceReader
+
+_VOLATILE = re.compile(
+    r"(^|_)(id|at|s|ts|time|times|timings|wall|duration|durations|writer|shard|offset|run|started|finished"
+    r"|pid|host|seconds|latency|ttft)$|_s$|_at$|_id$|_ids$|^(replica|config|versions|reasoning_history)$"
+)
+_KEEP = {"episode_id", "input_id", "case_id"}
+
+
+def clean(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: clean(v) for k, v in sorted(value.items()) if k in _KEEP or not _VOLATILE.search(k)}
+    if isinstance(value, list):
+        return [clean(v) for v in value]
+    if isinstance(value, str):
+        value = re.sub(r"[0-9a-f]{6,}", "H", value)
+        value = re.sub(r"sbx-H|/tmp/\S+", "X", value)
+        return re.sub(r"\d\d:\d\d", "T", value)  # `ls -l` times in command outputs
+    return value
+
+
+def snapshot(run_dir: Path) -> dict[str, Any]:
+    db = sqlite3.connect(run_dir / "results.sqlite")
+    try:
+        results = {
+            eid: {"status": status, "result": clean(json.loads(raw))}
+            for eid, status, raw in db.execute("SELECT episode_id, status, result FROM episodes ORDER BY 1")
+        }
+        rounds = [
+            clean(json.loads(r))
+            for (r,) in db.execute("SELECT result FROM rounds ORDER BY episode_id, round")
+        ]
+        cases = [
+            list(r)
+            for r in db.execute("SELECT episode_id, round, kind, case_id, status FROM cases ORDER BY 1,2,3,4")
+        ]
+    finally:
+        db.close()
+    groups: dict[str, list[Any]] = {}
+    for record in TraceReader(run_dir / "traces").records():
+        raw = msgspec.to_builtins(record)
+        groups.setdefault(f"{type(record).__name__}:{raw.get('episode_id', '')}", []).append(clean(raw))
+    return {"results": results, "rounds": rounds, "cases": cases, "records": dict(sorted(groups.items()))}
+
+
+def missing(golden: Any, actual: Any, path: str = "") -> list[str]:
+    """Where `actual` differs from `golden` on what golden holds (fields added since are not a change)."""
+    if isinstance(golden, dict):
+        if not isinstance(actual, dict):
+            return [f"{path}: {actual!r:.80} is not a mapping"]
+        return [m for k, v in golden.items() for m in missing(v, actual.get(k, _ABSENT), f"{path}.{k}")]
+    if isinstance(golden, list):
+        if not isinstance(actual, list) or len(actual) != len(golden):
+            return [
+                f"{path}: {len(golden)} items, now {len(actual) if isinstance(actual, list) else actual!r:.80}"
+            ]
+        return [
+            m
+            for i, (g, a) in enumerate(zip(golden, actual, strict=True))
+            for m in missing(g, a, f"{path}[{i}]")
+        ]
+    return [] if golden == actual else [f"{path}: {golden!r:.80} → {actual!r:.80}"]
+
+
+_ABSENT = object()

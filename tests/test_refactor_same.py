@@ -1,0 +1,42 @@
+"""The front-door refactor changed no score, trace or report: a scripted run on the built-in dataset gives
+the results table and trace records that the code before it gave (commit 6682fc5), ids, times, ports and
+versions aside. The golden file was made by that commit's `repozero run` with the same arguments; fields
+added since are not compared (tests/run_snapshot.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import zstandard
+
+GOLDEN = Path(__file__).parent / "fixtures" / "refactor" / "base58-buggy-then-fix-r1.json.zst"
+pytestmark = pytest.mark.slow
+
+
+def _snapshot_module():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("run_snapshot", Path(__file__).with_name("run_snapshot.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_scripted_run_gives_the_results_and_traces_it_gave_before(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    proc = subprocess.run(
+        [sys.executable, "-m", "repozero", "run", "--dataset", "builtin:py2js-lite", "--samples", "base58-*",
+         "--model", "fake:buggy-then-fix", "--ace-rounds", "1", "--out", str(run_dir), "--json", "--display", "off"],
+        capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    snapshots = _snapshot_module()
+    golden = json.loads(zstandard.ZstdDecompressor().decompress(GOLDEN.read_bytes()))
+    now = snapshots.snapshot(run_dir)
+    assert golden["results"] and golden["records"]  # the golden run had episodes and traces
+    assert sorted(now["records"]) == sorted(golden["records"])  # same kinds of record, per episode
+    assert snapshots.missing(golden, now) == []
