@@ -60,7 +60,7 @@ class SweepSummary(Record, kw_only=True):
     sweep_dir: str
     cells: list[CellPlan]
     ran: int
-    """Episodes this invocation started."""
+    """Episodes this invocation set out to run (all of them started unless `interrupted`)."""
     interrupted: bool = False
 
 
@@ -74,8 +74,9 @@ class Sweep:
     samples: list[str]
     cells: list[Cell]
 
-    def plans(self, attempts: int | None = None) -> list[tuple[CellPlan, list[EpisodeKey]]]:
-        return [plan_cell(c, self.samples, attempts or self.spec.attempts) for c in self.cells]
+    def plans(self) -> list[tuple[CellPlan, list[EpisodeKey]]]:
+        """Each cell's counts and the keys it has left, read from its results store now."""
+        return [plan_cell(c, self.samples, self.spec.attempts) for c in self.cells]
 
 
 def open_sweep(config: Config, spec_path: str | Path, out: str | None = None) -> Sweep:
