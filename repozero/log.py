@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import structlog
 
@@ -25,11 +25,18 @@ EVENTS_FILE = "events.log"
 _LEVELS = logging.getLevelNamesMapping()
 Renderer = Callable[[Any, str, MutableMapping[str, Any]], Any]
 """A structlog renderer: the event dict to one line of text."""
+Format = Literal["json", "plain", "colour"]
+_RENDERERS: dict[Format, Renderer] = {
+    "json": structlog.processors.JSONRenderer(),
+    "plain": structlog.dev.ConsoleRenderer(colors=False, exception_formatter=structlog.dev.plain_traceback),
+    "colour": structlog.dev.ConsoleRenderer(colors=True),
+}
 
 
 @dataclass
 class _Settings:
     json: bool = False
+    stderr_format: Format = "plain"
     level: int = logging.INFO
     """What stderr shows."""
     explicit: bool = False
@@ -46,7 +53,7 @@ class _File:
     """None once closed: a task that outlived its run (holding a copy of its context) writes nowhere, never
     into whatever file reused the descriptor number."""
     level: int
-    renderer: Renderer
+    format: Format
 
 
 _files: ContextVar[tuple[_File, ...]] = ContextVar("repozero_log_files", default=())
@@ -62,11 +69,7 @@ def configure_logging(*, json: bool = False, level: str | None = None) -> None:
     _settings.json = json
     _settings.level = _LEVELS[(level or "info").upper()]
     _settings.explicit = level is not None
-    stderr_renderer: Renderer = (
-        structlog.processors.JSONRenderer()
-        if json
-        else structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty())
-    )
+    _settings.stderr_format = "json" if json else "colour" if sys.stderr.isatty() else "plain"
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
@@ -77,7 +80,7 @@ def configure_logging(*, json: bool = False, level: str | None = None) -> None:
         ],
         # run logs keep info events even when stderr shows warnings only
         wrapper_class=structlog.make_filtering_bound_logger(min(_settings.level, logging.INFO)),
-        logger_factory=lambda *_: _Router(stderr_renderer),
+        logger_factory=lambda *_: _Router(),
         cache_logger_on_first_use=False,
     )
 
@@ -91,21 +94,25 @@ def _hand_over(
 
 class _Router:
     """Sends each event to stderr (whatever `sys.stderr` is at that moment: a test's captured stream, or a
-    live panel's proxy that prints above it) and to the run logs of the current context, each at its level."""
-
-    def __init__(self, stderr_renderer: Renderer) -> None:
-        self._stderr_renderer = stderr_renderer
+    live panel's proxy that prints above it) and to the run logs of the current context, each at its level;
+    an event is rendered once per format, however many destinations share it."""
 
     def msg(self, event_dict: dict[str, Any]) -> None:
-        level = _LEVELS.get(str(event_dict.get("level", "info")).upper(), logging.INFO)
         method = str(event_dict.get("level", "info"))
+        level = _LEVELS.get(method.upper(), logging.INFO)
+        texts: dict[Format, str] = {}
+
+        def text(fmt: Format) -> str:
+            if fmt not in texts:
+                texts[fmt] = str(_RENDERERS[fmt](None, method, dict(event_dict))) + "\n"
+            return texts[fmt]
+
         for file in _files.get():
             fd = file.fd
             if level >= file.level and fd is not None:
-                text = file.renderer(None, method, dict(event_dict))
-                os.write(fd, (text + "\n").encode("utf-8", "replace"))  # one append write per event
+                os.write(fd, text(file.format).encode("utf-8", "replace"))  # one append write per event
         if level >= _stderr_level():
-            sys.stderr.write(self._stderr_renderer(None, method, dict(event_dict)) + "\n")
+            sys.stderr.write(text(_settings.stderr_format))
             sys.stderr.flush()
 
     debug = info = warning = warn = error = exception = critical = fatal = log = msg
@@ -125,13 +132,8 @@ def run_log(run_dir: Path) -> Iterator[Path]:
     The file is in the `--log-json` format, without colours; each event is one append write.
     """
     path = run_dir / EVENTS_FILE
-    renderer: Renderer = (
-        structlog.processors.JSONRenderer()
-        if _settings.json
-        else structlog.dev.ConsoleRenderer(colors=False, exception_formatter=structlog.dev.plain_traceback)
-    )
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    file = _File(path, fd, min(_settings.level, logging.INFO), renderer)
+    file = _File(path, fd, min(_settings.level, logging.INFO), "json" if _settings.json else "plain")
     token = _files.set((*_files.get(), file))
     try:
         yield path

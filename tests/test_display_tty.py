@@ -120,12 +120,12 @@ def test_log_level_info_prints_info_events_above_the_panel(pane: Pane, tmp_path:
     pane.start(run_argv(run_dir, "--log-level", "info"), tmp_path)
     screen = pane.wait_for(lambda t: "EXIT=" in t)
     assert "EXIT=0" in screen, screen
+    assert screen.count(PANEL_TOP) == 1, screen  # one frame: no line printed past it left a ghost behind
     lines = screen.splitlines()
     top = lines.index(next(x for x in lines if x.startswith(PANEL_TOP)))
     above = [x for x in lines[:top] if "[info" in x]
-    assert (
-        sum("episode_started" in x for x in above) == 2 and sum("episode_finished" in x for x in above) == 2
-    )
+    started, finished = (sum(event in x for x in above) for event in ("episode_started", "episode_finished"))
+    assert started == finished == 2, screen
     assert "2/2 done · 0 running · 0 queued" in screen and "100.0% (2 solved of 2 scored)" in screen
     assert events(run_dir).count("episode_started") == 2  # the run log has them too
 
