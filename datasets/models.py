@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Literal
 
 from repozero.records import Record
+from repozero.vocabulary import DropReason
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -29,7 +30,7 @@ SCHEMA_VERSION = 1
 Visibility = Literal["whitebox", "hidden"]
 Difficulty = Literal["easy", "medium", "hard"]
 Subset = Literal["py2js", "c2rust"]
-DropReason = Literal["nondeterministic", "oracle_error", "oracle_timeout", "invalid_input"]
+
 ArgFormat = Literal["str", "int", "float", "bool", "json"]
 
 

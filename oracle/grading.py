@@ -20,6 +20,7 @@ from repozero.oracle.cheats import runtime_flags, scan_target
 from repozero.oracle.compare import Comparator, Diagnosis, compare, diagnose
 from repozero.records import Record
 from repozero.sandbox import CaseInput, CaseRun, Sandbox
+from repozero.vocabulary import CaseStatus, FailureCategory
 
 __all__ = [
     "GRADER_VERSION",
@@ -37,9 +38,6 @@ __all__ = [
 
 GRADER_VERSION = "1.0.0"
 log = structlog.get_logger()
-
-CaseStatus = Literal["pass", "wrong_output", "runtime_error", "timeout", "oom", "not_run", "infra_error"]
-FailureCategory = Literal["no_executable", "cheat", "whitebox_fail", "runtime_error", "mismatch"]
 
 
 class GradingPolicy(Record, kw_only=True):

@@ -9,6 +9,7 @@ from typing import Literal
 from repozero.datasets import Case, Dataset, Sample, Source
 from repozero.records import Record, json_encoder
 from repozero.sandbox import CaseInput
+from repozero.vocabulary import DropReason
 
 __all__ = [
     "DropReason",
@@ -22,8 +23,6 @@ __all__ = [
     "program_ref",
     "sample_request",
 ]
-
-DropReason = Literal["nondeterministic", "oracle_error", "oracle_timeout"]
 
 
 class EnvSpec(Record, kw_only=True):

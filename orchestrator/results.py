@@ -18,6 +18,7 @@ import msgspec
 
 from repozero.errors import DiskFullError, UsageError
 from repozero.records import Record
+from repozero.vocabulary import TerminationReason
 
 __all__ = ["CaseRow", "EpisodeResult", "EpisodeRow", "ResultsStore", "RoundResult", "check_store"]
 
@@ -112,13 +113,15 @@ class EpisodeResult(Record, kw_only=True):
         return self.cost
 
     @property
-    def termination(self) -> str:
+    def termination(self) -> TerminationReason:
         """Why the episode ended: `solved`, `infra_error`, a budget (`step_limit`, …) or `rounds_exhausted`."""
         if self.infra_error:
             return "infra_error"
         if self.passed:
             return "solved"
-        return self.exit_status if self.exit_status in _BUDGET_ENDS else "rounds_exhausted"
+        if self.exit_status in _BUDGET_ENDS:
+            return self.exit_status  # type: ignore[return-value]  # one of the budget words, checked above
+        return "rounds_exhausted"
 
 
 class CaseRow(Record, kw_only=True):

@@ -30,10 +30,9 @@ from repozero.traces import (
     TraceToolCall,
     Usage,
 )
+from repozero.vocabulary import agent_termination
 
 __all__ = ["EpisodeHooks", "trace_message"]
-
-_TERMINATION = {"format_errors": "format_error", "context_limit": "model_error"}
 
 
 def trace_message(message: Message) -> TraceMessage:
@@ -190,7 +189,7 @@ class EpisodeHooks:
                     model=self.model,
                     scaffold=self.scaffold,
                     steps=result.steps,
-                    termination=_TERMINATION.get(result.exit_status, result.exit_status),  # type: ignore[arg-type]
+                    termination=agent_termination(result.exit_status),
                     usage=Usage(
                         prompt_tokens=result.prompt_tokens,
                         completion_tokens=result.completion_tokens,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Literal
 
 from repozero.records import Record
+from repozero.vocabulary import CaseStatus, DropReason, FailureCategory
 
 from .messages import Data, Text, TraceRecordBase
 
@@ -24,10 +25,6 @@ __all__ = [
     "VisibleCaseResult",
     "VisibleGradeRecord",
 ]
-
-CaseStatus = Literal["pass", "wrong_output", "runtime_error", "timeout", "oom", "not_run", "infra_error"]
-FailureCategory = Literal["no_executable", "cheat", "whitebox_fail", "runtime_error", "mismatch"]
-DropReason = Literal["nondeterministic", "oracle_error", "oracle_timeout", "invalid_input"]
 
 
 class GradeSummary(Record, kw_only=True):

@@ -10,6 +10,7 @@ from typing import Any, Literal, TypeAlias
 import msgspec
 
 from repozero.records import Record
+from repozero.vocabulary import AgentTermination, EpisodeStatus, TerminationReason
 
 from .grades import (
     FailureCategory,
@@ -56,15 +57,7 @@ __all__ = [
     "record_decoder",
 ]
 
-EpisodeStatus = Literal["solved", "failed", "error", "cancelled"]
-TerminationReason = Literal[
-    "solved", "rounds_exhausted", "step_limit", "token_limit", "cost_limit", "time_limit", "infra_error",
-    "cancelled",
-]  # fmt: skip
-AgentTermination = Literal[
-    "submitted", "step_limit", "token_limit", "cost_limit", "time_limit", "format_error", "model_error",
-    "cancelled",
-]  # fmt: skip
+
 Phase = Literal["coder", "visible_grade", "hidden_grade", "tester", "oracle", "feedback"]
 
 

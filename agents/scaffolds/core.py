@@ -16,6 +16,7 @@ from repozero.agents.models import Message, ModelResponse, ToolSpec
 from repozero.errors import ModelError
 from repozero.records import Record
 from repozero.sandbox import ExecResult, Sandbox
+from repozero.vocabulary import AgentExit
 
 __all__ = [
     "SUBMIT_COMMAND",
@@ -34,16 +35,7 @@ __all__ = [
 ]
 
 SUBMIT_COMMAND = "echo REPOZERO_SUBMIT"
-ExitStatus = Literal[
-    "submitted",
-    "step_limit",
-    "token_limit",
-    "cost_limit",
-    "time_limit",
-    "context_limit",
-    "format_errors",
-    "model_error",
-]
+ExitStatus = AgentExit
 SourceRunner = Callable[[list[str], bytes | None], Awaitable[tuple[bytes, int] | str]]
 """Black-box access to the source (`oracle_access: tool`): stdout and exit code, or a refusal message."""
 
