@@ -47,6 +47,7 @@ def test_a_fake_gold_run_captures_token_ids_that_re_render_exactly(tmp_path: Pat
     assert len(calls) >= 4 and reader.torn == {}
     for call in calls:
         assert call.token_fidelity == "exact" and call.tokens is not None
+        assert call.timing.ttft_s is not None  # the fake endpoint streams: time to first token recorded
         assert render_prompt([_chat(m) for m in call.messages], _specs(call)) == call.tokens.prompt_ids
         reply = _chat(call.response)
         finished = call.finish_reason != "length"

@@ -64,6 +64,8 @@ def _probe_client(name: str, config: EndpointConfig, pool: HttpPool, timeout_s: 
         config,
         max_retries=0,
         request_timeout_s=min(config.request_timeout_s, timeout_s),
+        stream_idle_timeout_s=min(config.stream_idle_timeout_s, timeout_s),
+        call_timeout_s=min(config.call_timeout_s, timeout_s),
         adaptive_connections=False,
         max_connections=max(1, len(config.base_urls)),
     )
