@@ -15,9 +15,13 @@ handed back as an `HttpReply`, judged like any other.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+
 import aiohttp
 import anyio
 import httpx
+import sniffio
 
 from repozero.agents.config import EndpointConfig
 from repozero.agents.models.codec import Codec, Parsed, StreamBroken
@@ -44,7 +48,8 @@ async def fetch_stream(
     pool: HttpPool, url: httpx.URL, payload: bytes, codec: Codec, config: EndpointConfig
 ) -> Streamed | HttpReply:
     """POST a streamed request and read it whole; raises `StreamBroken` or a transport error."""
-    began = anyio.current_time()
+    clock = _clock()
+    began = clock()
     end = began + config.call_timeout_s
     idle = config.stream_idle_timeout_s
     slack = idle / 8
@@ -62,7 +67,7 @@ async def fetch_stream(
                 # read to the end of the body, past the last event: a connection left half-read
                 # could not go back to the pool
                 async for chunk in response.chunks():
-                    now = anyio.current_time()
+                    now = clock()
                     target = now + idle
                     if target >= end:  # the call's deadline is nearer: exactly that
                         if scope.deadline != end:
@@ -82,8 +87,8 @@ async def fetch_stream(
                     raise StreamBroken("connection", _cut(reader.events, why)) from None
     if not assembler.done:
         if scope.cancelled_caught:
-            clock = "request_timeout_s" if not started else "stream_idle_timeout_s"
-            waited = "call_timeout_s" if scope.deadline >= end else clock
+            setting = "request_timeout_s" if not started else "stream_idle_timeout_s"
+            waited = "call_timeout_s" if scope.deadline >= end else setting
             raise StreamBroken("timeout", _cut(reader.events, f"nothing read within {waited}"))
         raise StreamBroken("connection", _cut(reader.events, "the server ended it before its last event"))
     return Streamed(
@@ -92,6 +97,14 @@ async def fetch_stream(
         last_token_s=None if last is None else last - began,
         events=reader.events,
     )
+
+
+def _clock() -> Callable[[], float]:
+    """The event loop's clock, looked up once: `anyio.current_time` finds the backend on every call,
+    and a stream reads it at every read. Cancel-scope deadlines are on this clock."""
+    if sniffio.current_async_library() == "asyncio":
+        return asyncio.get_running_loop().time
+    return anyio.current_time
 
 
 def _cut(events: int, why: str) -> str:
