@@ -32,6 +32,7 @@ __all__ = [
     "SampleGrade",
     "failure_category",
     "grade_in_sandbox",
+    "grade_view",
     "node_entry",
     "status_of",
 ]
@@ -281,3 +282,16 @@ def merge_grades(grade: SampleGrade, extra: SampleGrade) -> SampleGrade:
         success_rate=passed / len(cases) if cases else 0.0,
         cheat_flags=sorted(set(grade.cheat_flags) | set(extra.cheat_flags)),
     )
+
+
+def grade_view(grade: SampleGrade, sample: Sample, ids: Sequence[str], *, outputs: bool) -> SampleGrade:
+    """The grade of the cases `ids` (in that order), cut from a grade of more: one grading run serves the
+    hidden view (scoring, statuses only) and the visible one (feedback, with outputs) of a round."""
+    by_id = {c.id: c for c in grade.cases}
+    cases = [by_id[i] for i in ids if i in by_id]
+    if grade.infra_error:
+        return msgspec.structs.replace(grade, cases=cases, outputs=[])
+    wanted = set(ids) if outputs else set()
+    shown = [o for o in grade.outputs if o.id in wanted]
+    no_exe = grade.failure_category == "no_executable"
+    return _summarise(sample, cases, grade.cheat_flags, no_exe, shown)

@@ -31,7 +31,7 @@ from repozero.errors import OracleError
 from repozero.oracle import GroundTruthRequest, env_spec, program_ref
 from repozero.oracle.compare import byte_diff
 from repozero.oracle.evaluate import GradeJob, grade_one, toolchain_for
-from repozero.oracle.grading import SampleGrade, merge_grades
+from repozero.oracle.grading import SampleGrade, count_oracle_errors, grade_view, merge_grades
 from repozero.orchestrator.archive import archive_tree, clear_tree
 from repozero.orchestrator.context import EpisodeInfraError, RunContext
 from repozero.orchestrator.early import open_early
@@ -101,14 +101,13 @@ class Episode:
         coder = await self._coder(r, box, conv)
         snapshot = self.ctx.run_dir / "targets" / self.episode_id / f"round-{r}"
         await self._snapshot(box, snapshot)
-        hidden = await self._grade(r, snapshot, self.sample.kept_cases, hidden=True)
-        visible = await self._grade(r, snapshot, self.visible + self.fresh, hidden=False)
+        hidden, visible = await self._grade_round(r, snapshot)
         proposed = kept = 0
         if r < self.ctx.ace_rounds and self._tests_due(r):
             new_cases, proposed = await self._propose(r, visible)
             kept = len(new_cases)
             if new_cases:
-                extra = await self._grade(r, snapshot, new_cases, hidden=False, emit=False)
+                extra = await self._grade(snapshot, new_cases, visible_ids=[c.id for c in new_cases])
                 self.fresh += new_cases
                 visible = merge_grades(visible, extra)
                 self._emit_visible(r, visible)
@@ -188,25 +187,38 @@ class Episode:
         if self.ctx.archive:
             await anyio.to_thread.run_sync(archive_tree, snapshot)
 
-    async def _grade(
-        self, r: int, snapshot: Path, cases: list[Case], *, hidden: bool, emit: bool = True
-    ) -> SampleGrade:
+    async def _grade_round(self, r: int, snapshot: Path) -> tuple[SampleGrade, SampleGrade]:
+        """One grading run per round; the hidden view (every kept case: the score, statuses only) and the
+        visible view (whitebox and the tester's grounded inputs: feedback, with outputs) are cut from it."""
+        kept = self.sample.kept_cases
+        shown = [c.id for c in self.visible + self.fresh]
+        kept_ids = {c.id for c in kept}
+        cases = kept + [c for c in self.visible + self.fresh if c.id not in kept_ids]
         started = time.monotonic()
-        visible_ids = frozenset() if hidden else frozenset(c.id for c in cases)
+        graded = await self._grade(snapshot, cases, visible_ids=shown)
+        hidden = grade_view(graded, self.sample, [c.id for c in kept], outputs=False)
+        hidden = count_oracle_errors(hidden, self.sample, self.ctx.policy)
+        self.hidden_grades.append(hidden)
+        self.ctx.bus.emit(hidden_grade_event(self.episode_id, r, hidden, time.monotonic() - started))
+        visible = grade_view(graded, self.sample, shown, outputs=True)
+        self._emit_visible(r, visible)
+        return hidden, visible
+
+    async def _grade(self, snapshot: Path, cases: list[Case], *, visible_ids: list[str]) -> SampleGrade:
+        """Grade `cases` in a fresh grading sandbox; outputs come back for `visible_ids` only."""
+        started = time.monotonic()
         job = GradeJob(
-            sample=self.sample, cases=cases, target_dir=str(snapshot), visible_ids=visible_ids, scoring=hidden
+            sample=self.sample,
+            cases=cases,
+            target_dir=str(snapshot),
+            visible_ids=frozenset(visible_ids),
+            scoring=False,  # the scoring view is cut by `_grade_round`, which applies the oracle-error rule
         )
         async with self.ctx.limiters.grading:
             grade = await grade_one(self.ctx.backend, job, self.ctx.policy, run_id=self.ctx.run_id)
-        wall = time.monotonic() - started
-        self.timings["grade"] += wall
+        self.timings["grade"] += time.monotonic() - started
         if grade.infra_error:
             raise EpisodeInfraError(f"grading failed: {grade.infra_detail}")
-        if hidden:
-            self.hidden_grades.append(grade)
-            self.ctx.bus.emit(hidden_grade_event(self.episode_id, r, grade, wall))
-        elif emit:
-            self._emit_visible(r, grade)
         return grade
 
     def _emit_visible(self, r: int, grade: SampleGrade) -> None:
