@@ -224,6 +224,9 @@ def _check(spec: SweepSpec) -> None:
         for key in rule:
             if key not in spec.axes:
                 raise UsageError(f"{where}: exclude[{n}].{key}: not an axis (axes: {', '.join(spec.axes)})")
+            for value in rule[key] if isinstance(rule[key], list) else [rule[key]]:
+                if value not in spec.axes[key]:
+                    raise UsageError(f"{where}: exclude[{n}].{key} = {value!r}: not one of the axis's values")
     if not spec.cells():
         raise UsageError(f"{where}: exclude removes every cell")
 

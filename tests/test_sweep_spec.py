@@ -138,6 +138,7 @@ BAD = [
         "exclude[0]",
     ),
     (f'dataset = "{FIXTURE_DS}"\n[axes]\nscaffold = ["bash"]', "model"),
+    (f'dataset = "{FIXTURE_DS}"\n[axes]\nmodel = ["fake:gold"]\n[[exclude]]\nmodel = "fake:gld"', "fake:gld"),
     (f'dataset = "{FIXTURE_DS}"\nsamples = ["nope-*"]\n[axes]\nmodel = ["fake:gold"]', "nope-*"),
 ]
 
