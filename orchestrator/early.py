@@ -32,8 +32,7 @@ async def open_early(backend: Any, spec: SandboxSpec, *, warm_shell: bool) -> As
     """`backend.open(spec)`, entered in the background when the work dir is known up front.
 
     `warm_shell`: also start the persistent shell (a trivial command) before handing the sandbox over."""
-    planned = getattr(backend, "planned_workdir", None)
-    workdir = await planned(spec) if planned is not None else None
+    workdir = await backend.planned_workdir(spec)
     if workdir is None:
         async with backend.open(spec) as box:
             yield box

@@ -7,7 +7,7 @@ first characters, a batch of cases its size (hidden inputs travel through `run_c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from repozero.agents.models import Message, Model, ModelResponse, SamplingParams, ToolSpec, Totals
@@ -58,7 +58,7 @@ class ObservedProvider(ModelProvider):
 
 
 class ObservedBackend:
-    """A `SandboxBackend` whose sandboxes are observed; everything else is the inner backend's."""
+    """A `SandboxBackend` whose sandboxes are observed; its capabilities are the inner backend's."""
 
     def __init__(self, inner: SandboxBackend, actions: ActionLog) -> None:
         self.inner, self.actions = inner, actions
@@ -70,8 +70,18 @@ class ObservedBackend:
     def toolchain_versions(self) -> dict[str, str]:
         return self.inner.toolchain_versions()
 
-    def __getattr__(self, name: str) -> Any:  # backend extras (e.g. the Docker backend's `client`)
-        return getattr(self.inner, name)
+    @property
+    def leaked(self) -> Sequence[object]:
+        return self.inner.leaked
+
+    async def planned_workdir(self, spec: SandboxSpec) -> str | None:
+        return await self.inner.planned_workdir(spec)
+
+    async def prewarm(self, spec: SandboxSpec) -> None:
+        await self.inner.prewarm(spec)
+
+    def gauges(self) -> Mapping[str, object]:
+        return self.inner.gauges()
 
 
 class ObservedSandbox(SandboxProxy):

@@ -33,13 +33,12 @@ async def prewarm(
     backend: ObservedBackend, ctx: RunContext, todo: list[EpisodeKey], actions: ActionLog
 ) -> None:
     """Fill the Docker backend's warm pools (one per target toolchain) before the first episode starts."""
-    warm = getattr(backend.inner, "prewarm", None)
-    if warm is None:
+    if not backend.inner.warm_pool:
         return
     for toolchain in sorted({toolchain_for(ctx.dataset.sample(k.sample)) for k in todo}):
         started = time.monotonic()
         with actions.track("sandbox_prewarm", toolchain=toolchain):
-            await warm(SandboxSpec(toolchain=toolchain, run_id=ctx.run_id, role="coder"))
+            await backend.inner.prewarm(SandboxSpec(toolchain=toolchain, run_id=ctx.run_id, role="coder"))
         log.info("sandbox_pool_warm", toolchain=toolchain, seconds=round(time.monotonic() - started, 2))
 
 
@@ -49,8 +48,7 @@ def run_limiters(sizes: dict[str, int], backend: ObservedBackend, provider: Mode
     limiters.watched[f"model:{provider.endpoint}"] = AdaptiveGauge(
         provider.models.endpoint(provider.endpoint).limiter
     )
-    if backend.name == "docker":
-        limiters.watched["docker_api"] = backend.client.api
+    limiters.watched.update(backend.gauges())  # type: ignore[arg-type]  # each is a Gauge (borrowed/total)
     return limiters
 
 

@@ -30,6 +30,7 @@ from repozero.orchestrator.results import ResultsStore, check_store
 from repozero.orchestrator.runlock import RunLock
 from repozero.orchestrator.session import RunSummary, Session, run_sizes, summarize
 from repozero.orchestrator.spec import EpisodeKey, RunSpec, plan_episodes, run_dir_for
+from repozero.sandbox import SandboxBackend
 from repozero.traces import TraceReader, TraceSink
 
 __all__ = ["RunSummary", "resume_run", "start_run"]
@@ -259,9 +260,9 @@ def _close(run_dir: Path, session: Session, episodes: int) -> RunSummary:
 LEAKS_FILE = "leaked.json"
 
 
-def write_leaks(run_dir: Path, backend: object) -> list[object]:
+def write_leaks(run_dir: Path, backend: SandboxBackend) -> list[object]:
     """What the sandbox backend found still running at its close (Docker), for the run's report."""
-    leaked = [msgspec.to_builtins(c) for c in getattr(backend, "leaked", [])]
+    leaked = [msgspec.to_builtins(c) for c in backend.leaked]
     if leaked:
         log.warning("sandboxes_leaked", count=len(leaked), file=LEAKS_FILE)
     write_atomic(run_dir / LEAKS_FILE, msgspec.json.format(msgspec.json.encode(leaked), indent=2) + b"\n")

@@ -17,6 +17,7 @@ from repozero.records import Record
 
 __all__ = [
     "DEFAULT_OUTPUT_CAP",
+    "BackendDefaults",
     "CaseInput",
     "CaseRun",
     "ExecResult",
@@ -201,3 +202,37 @@ class SandboxBackend(Protocol):
     def toolchain_versions(self) -> dict[str, str]:
         """Pinned toolchain versions, recorded wherever results are recorded."""
         ...
+
+    # -- capabilities: every backend has them (`BackendDefaults` does nothing); callers never probe ------------
+    leaked: Sequence[object]
+    """Sandboxes found still running when the backend closed (reaped then)."""
+    warm_pool: bool
+    """`prewarm` fills a pool worth filling before a run (Docker's warm containers)."""
+
+    async def planned_workdir(self, spec: SandboxSpec) -> str | None:
+        """The work dir a sandbox of `spec` will have, when known before it opens (None: only once open)."""
+        ...
+
+    async def prewarm(self, spec: SandboxSpec) -> None:
+        """Make sandboxes of `spec` ready before the first is asked for (a warm pool)."""
+        ...
+
+    def gauges(self) -> Mapping[str, object]:
+        """Limiters the backend owns, by name, for the progress display (borrowed/total)."""
+        ...
+
+
+class BackendDefaults:
+    """The capabilities of `SandboxBackend` for a backend that has none of them: no-ops."""
+
+    leaked: Sequence[object] = ()
+    warm_pool: bool = False
+
+    async def planned_workdir(self, spec: SandboxSpec) -> str | None:
+        return None
+
+    async def prewarm(self, spec: SandboxSpec) -> None:
+        return None
+
+    def gauges(self) -> Mapping[str, object]:
+        return {}

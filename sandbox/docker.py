@@ -24,7 +24,7 @@ from anyio.abc import TaskGroup
 
 from repozero.errors import SandboxError
 from repozero.log import get_logger
-from repozero.sandbox.base import SandboxSpec
+from repozero.sandbox.base import BackendDefaults, SandboxSpec
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.docker_client import DockerClient, LeakedContainer, docker_errors, open_client
 from repozero.sandbox.docker_container import (
@@ -45,10 +45,11 @@ __all__ = ["DockerBackend", "DockerSandbox", "leaked_containers"]
 log = get_logger(__name__)
 
 
-class DockerBackend:
+class DockerBackend(BackendDefaults):
     """Opens Docker sandboxes for one run; enter it with `async with` (it owns tasks and a client)."""
 
     name = "docker"
+    warm_pool = True
 
     def __init__(self, cfg: SandboxConfig | None = None, *, run_id: str | None = None) -> None:
         self.cfg = cfg or SandboxConfig()
@@ -215,6 +216,10 @@ class DockerBackend:
             await container.remove(self.client)
         except SandboxError as exc:
             log.warning("sandbox_remove_failed", container=container.name, error=str(exc))
+
+    def gauges(self) -> dict[str, object]:
+        """The Docker API calls in flight, against their limit."""
+        return {"docker_api": self.client.api}
 
     async def planned_workdir(self, spec: SandboxSpec) -> str | None:
         """The work dir a sandbox of `spec` will have, known before it opens: the same in every container."""

@@ -19,6 +19,7 @@ from repozero.log import get_logger
 from repozero.sandbox import batch
 from repozero.sandbox.base import (
     DEFAULT_OUTPUT_CAP,
+    BackendDefaults,
     CaseInput,
     CaseRun,
     ExecResult,
@@ -38,7 +39,7 @@ __all__ = ["LocalBackend", "LocalSandbox"]
 log = get_logger(__name__)
 
 
-class LocalBackend:
+class LocalBackend(BackendDefaults):
     """Opens local sandboxes; one per process is enough (it only holds settings and caches)."""
 
     name = "local"

@@ -10,6 +10,7 @@ import pytest
 from repozero.errors import SandboxError
 from repozero.orchestrator.early import open_early
 from repozero.sandbox import ExecResult, SandboxSpec
+from repozero.sandbox.base import BackendDefaults
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.local import LocalBackend
 
@@ -38,16 +39,15 @@ class GatedSandbox:
         return ExecResult(stdout=b"", stderr=b"", exit_code=0, wall_s=0.0)
 
 
-class GatedBackend:
+class GatedBackend(BackendDefaults):
     name = "gated"
 
     def __init__(self, *, planned: bool = True, fail: bool = False) -> None:
         self.gate, self.log, self.fail = anyio.Event(), [], fail
-        if planned:
-            self.planned_workdir = self._planned
+        self.planned = planned
 
-    async def _planned(self, spec: SandboxSpec) -> str:
-        return "/work"
+    async def planned_workdir(self, spec: SandboxSpec) -> str | None:
+        return "/work" if self.planned else None
 
     def open(self, spec: SandboxSpec) -> GatedSandbox:
         return GatedSandbox(self.gate, self.fail, self.log)

@@ -11,6 +11,7 @@ from repozero.orchestrator.report.load import load_run
 from repozero.orchestrator.report.synthetic import random_episodes, write_run
 from repozero.orchestrator.run import write_leaks
 from repozero.sandbox.docker_client import LeakedContainer
+from repozero.sandbox.local import LocalBackend
 
 
 def test_leaks_are_written_and_reported(tmp_path: Path) -> None:
@@ -26,4 +27,4 @@ def test_leaks_are_written_and_reported(tmp_path: Path) -> None:
     assert len(write_leaks(run_dir, SimpleNamespace(leaked=[leak]))) == 1
     notes = load_run(run_dir).missing
     assert any("1 sandbox container(s) leaked" in n and "repozero-r-s1-1" in n for n in notes), notes
-    assert write_leaks(run_dir, object()) == []  # the local backend has no containers to leak
+    assert write_leaks(run_dir, LocalBackend()) == []  # the local backend has no containers to leak
