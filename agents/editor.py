@@ -11,7 +11,7 @@ import shlex
 from typing import Any
 
 from repozero.errors import SandboxError
-from repozero.sandbox import Sandbox
+from repozero.sandbox import AgentSandbox
 
 __all__ = ["EDITOR_SCHEMA", "EditorError", "run_editor"]
 
@@ -38,14 +38,14 @@ class EditorError(ValueError):
     """A command the editor refuses; its message goes back to the model."""
 
 
-def _resolve(sandbox: Sandbox, path: str) -> str:
+def _resolve(sandbox: AgentSandbox, path: str) -> str:
     full = posixpath.normpath(path if path.startswith("/") else posixpath.join(sandbox.workdir, path))
     if not (full == sandbox.workdir or full.startswith(sandbox.workdir.rstrip("/") + "/")):
         raise EditorError(f"{path}: outside the repository ({sandbox.workdir})")
     return full
 
 
-async def _read(sandbox: Sandbox, path: str) -> str | None:
+async def _read(sandbox: AgentSandbox, path: str) -> str | None:
     try:
         data = await sandbox.read_file(path, max_bytes=_MAX_FILE)
     except (SandboxError, FileNotFoundError, IsADirectoryError):
@@ -59,7 +59,7 @@ def _numbered(text: str, first: int, last: int | None) -> str:
     return "\n".join(f"{n:6}\t{lines[n - 1]}" for n in range(max(first, 1), last + 1))
 
 
-async def run_editor(sandbox: Sandbox, args: dict[str, Any]) -> str:
+async def run_editor(sandbox: AgentSandbox, args: dict[str, Any]) -> str:
     """Do one editor command; returns the observation (raises EditorError for a refused command)."""
     command, path = args.get("command"), args.get("path")
     if not isinstance(path, str) or not path:
@@ -82,7 +82,7 @@ async def run_editor(sandbox: Sandbox, args: dict[str, Any]) -> str:
     raise EditorError(f"unknown command {command!r} (view, create, str_replace, insert)")
 
 
-async def _view(sandbox: Sandbox, full: str, current: str | None, view_range: Any) -> str:
+async def _view(sandbox: AgentSandbox, full: str, current: str | None, view_range: Any) -> str:
     if current is not None:
         first, last = [*view_range, None][:2] if isinstance(view_range, list) and view_range else (1, None)
         return _numbered(current, int(first or 1), None if last is None else int(last))
@@ -94,7 +94,7 @@ async def _view(sandbox: Sandbox, full: str, current: str | None, view_range: An
     return listing.stdout.decode("utf-8", errors="replace")
 
 
-async def _replace(sandbox: Sandbox, full: str, current: str, args: dict[str, Any]) -> str:
+async def _replace(sandbox: AgentSandbox, full: str, current: str, args: dict[str, Any]) -> str:
     old, new = args.get("old_str"), args.get("new_str", "")
     if not isinstance(old, str) or not old:
         raise EditorError("str_replace needs a non-empty `old_str`")
@@ -105,7 +105,7 @@ async def _replace(sandbox: Sandbox, full: str, current: str, args: dict[str, An
     return f"replaced 1 occurrence in {full}"
 
 
-async def _insert(sandbox: Sandbox, full: str, current: str, args: dict[str, Any]) -> str:
+async def _insert(sandbox: AgentSandbox, full: str, current: str, args: dict[str, Any]) -> str:
     line, new = args.get("insert_line"), args.get("new_str")
     lines = current.split("\n")
     if not isinstance(line, int) or not 0 <= line <= len(lines):

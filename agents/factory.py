@@ -5,7 +5,7 @@ from __future__ import annotations
 from repozero.agents.models import Model
 from repozero.agents.scaffolds import AgentHooks, AgentLimits, BashAgent, SourceRunner, ToolsAgent
 from repozero.errors import UsageError
-from repozero.sandbox import Sandbox
+from repozero.sandbox import AgentSandbox
 
 __all__ = ["SCAFFOLDS", "build_agent"]
 
@@ -15,7 +15,7 @@ SCAFFOLDS = ("bash", "tools")
 def build_agent(
     scaffold: str,
     model: Model,
-    sandbox: Sandbox,
+    sandbox: AgentSandbox,
     limits: AgentLimits,
     *,
     hooks: AgentHooks | None = None,

@@ -26,7 +26,7 @@ from repozero.oracle.docker_native_env import DockerNativeEnvironment
 from repozero.oracle.records import EnvSpec, Fingerprint, ProgramRef
 from repozero.oracle.sandboxed_env import SandboxHolder
 from repozero.oracle.source_env import ENVPROBE, FORKSERVER, SourceEnvironment
-from repozero.sandbox import Sandbox, SandboxBackend, SandboxProcess, SandboxSpec
+from repozero.sandbox import ProcessSandbox, SandboxBackend, SandboxProcess, SandboxSpec
 
 __all__ = ["DockerVenvEnvironment", "DockerVenvProvider"]
 
@@ -61,7 +61,7 @@ class DockerVenvProvider(SandboxHolder):
                 self._envs[spec.key] = DockerVenvEnvironment(spec, self)
         return self._envs[spec.key]
 
-    async def _open(self, spec: EnvSpec) -> Sandbox:
+    async def _open(self, spec: EnvSpec) -> ProcessSandbox:
         sandbox_spec = SandboxSpec(
             toolchain="python-source", sample=f"oracle-{spec.key}", role="oracle", memory_mb=self.memory_mb,
             pids=1024, tmpfs_mb=2048,
@@ -75,18 +75,20 @@ class DockerVenvEnvironment:
     def __init__(self, spec: EnvSpec, provider: DockerVenvProvider) -> None:
         self.spec = spec
         self._provider = provider
-        self._box: Sandbox | None = None
+        self._box: ProcessSandbox | None = None
         self._fingerprint: Fingerprint | None = None
         self._staged: set[str] = set()
         self._faketime = ""
         self._lock = anyio.Lock()
 
-    async def _sandbox(self) -> Sandbox:
+    async def _sandbox(self) -> ProcessSandbox:
         if self._box is None:
             self._box = await self._provider._open(self.spec)
         return self._box
 
-    async def _run(self, box: Sandbox, argv: list[str] | str, what: str, timeout_s: float = 600) -> bytes:
+    async def _run(
+        self, box: ProcessSandbox, argv: list[str] | str, what: str, timeout_s: float = 600
+    ) -> bytes:
         result = await box.exec(argv, timeout_s=timeout_s)
         if result.exit_code != 0:
             tail = (result.stderr or result.stdout).decode(errors="replace").strip()[-2000:]
@@ -108,7 +110,7 @@ class DockerVenvEnvironment:
                 log.info("oracle_env_ready", env=self.spec.key, backend="docker", sandbox=box.id)
         return self._fingerprint
 
-    async def _create(self, box: Sandbox) -> None:
+    async def _create(self, box: ProcessSandbox) -> None:
         for tool in (FORKSERVER, FORKSERVER.with_name("forkchild.py"), ENVPROBE):
             await box.write_file(f"{TOOLS}/{tool.name}", tool.read_bytes())
         await self._run(box, ["python3", "-m", "venv", "--without-pip", VENV], "venv")

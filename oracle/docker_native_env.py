@@ -26,7 +26,7 @@ from repozero.oracle.contract import case_env
 from repozero.oracle.native_env import EXECSERVER, NATIVEPROBE, NativeSandboxes, build_key, child_env, perturb
 from repozero.oracle.records import EnvSpec, Fingerprint, ProgramRef
 from repozero.oracle.source_env import FORKSERVER
-from repozero.sandbox import Sandbox, SandboxProcess, SandboxSpec
+from repozero.sandbox import ProcessSandbox, SandboxProcess, SandboxSpec
 
 __all__ = ["DockerNativeEnvironment"]
 
@@ -44,14 +44,14 @@ class DockerNativeEnvironment:
     def __init__(self, spec: EnvSpec, provider: NativeSandboxes) -> None:
         self.spec = spec
         self._provider = provider
-        self._box: Sandbox | None = None
+        self._box: ProcessSandbox | None = None
         self._fingerprint: Fingerprint | None = None
         self._staged: set[str] = set()
         self._faketime = ""
         self._opened = 0
         self._lock = anyio.Lock()
 
-    async def _sandbox(self) -> Sandbox:
+    async def _sandbox(self) -> ProcessSandbox:
         if self._box is None:
             spec = SandboxSpec(
                 toolchain="native-source", sample=f"oracle-{self.spec.key}", role="oracle",
@@ -108,7 +108,7 @@ class DockerNativeEnvironment:
                 self._staged.add(program.digest)
         return target
 
-    async def _compile(self, box: Sandbox, program: ProgramRef, target: str, kept: Path) -> None:
+    async def _compile(self, box: ProcessSandbox, program: ProgramRef, target: str, kept: Path) -> None:
         argv = ["python3", "-I", f"{TOOLS}/nativeprobe.py", "compile", self.spec.language,
                 f"{target}/src/{program.path}", f"{target}/exe", *self.spec.requirements]  # fmt: skip
         try:

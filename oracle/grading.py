@@ -19,7 +19,7 @@ from repozero.errors import SandboxError
 from repozero.oracle.cheats import runtime_flags, scan_target
 from repozero.oracle.compare import Comparator, Diagnosis, compare, diagnose
 from repozero.records import Record
-from repozero.sandbox import CaseInput, CaseRun, Sandbox
+from repozero.sandbox import CaseInput, CaseRun, GradingSandbox
 from repozero.vocabulary import CaseStatus, FailureCategory
 
 __all__ = [
@@ -185,7 +185,7 @@ def infra_grade(sample: Sample, cases: Sequence[Case], detail: str) -> SampleGra
 
 
 async def grade_in_sandbox(
-    sandbox: Sandbox,
+    sandbox: GradingSandbox,
     sample: Sample,
     cases: Sequence[Case],
     target_dir: Path,

@@ -31,7 +31,7 @@ from repozero.oracle.contract import case_env
 from repozero.oracle.process import LocalProcess
 from repozero.oracle.records import EnvSpec, Fingerprint, ProgramRef
 from repozero.oracle.source_env import FORKSERVER, find_faketime
-from repozero.sandbox import Sandbox, SandboxProcess, SandboxSpec
+from repozero.sandbox import ProcessSandbox, SandboxProcess, SandboxSpec
 from repozero.sandbox.toolchains import python_prefix
 
 __all__ = [
@@ -177,7 +177,7 @@ class NativeSandboxes(Protocol):
     memory_mb: int
     cache_dir: Path
 
-    async def _hold(self, spec: SandboxSpec) -> Sandbox: ...
+    async def _hold(self, spec: SandboxSpec) -> ProcessSandbox: ...
 
 
 class LocalSandboxes(NativeSandboxes, Protocol):
@@ -192,10 +192,10 @@ class SandboxedNativeEnvironment(LocalNativeEnvironment):
     def __init__(self, spec: EnvSpec, cache_dir: Path, faketime_lib: str, provider: LocalSandboxes) -> None:
         super().__init__(spec, cache_dir, faketime_lib)
         self._provider = provider
-        self._box: Sandbox | None = None
+        self._box: ProcessSandbox | None = None
         self._opening = anyio.Lock()
 
-    async def _sandbox(self) -> Sandbox:
+    async def _sandbox(self) -> ProcessSandbox:
         async with self._opening:
             if self._box is None:
                 self.builds.mkdir(parents=True, exist_ok=True)

@@ -26,7 +26,7 @@ from repozero.oracle.contract import case_env
 from repozero.oracle.native_env import SandboxedNativeEnvironment
 from repozero.oracle.records import EnvSpec
 from repozero.oracle.source_env import FORKSERVER, LocalVenvEnvironment, SourceEnvironment
-from repozero.sandbox import Sandbox, SandboxBackend, SandboxProcess, SandboxSpec
+from repozero.sandbox import ProcessSandbox, SandboxBackend, SandboxProcess, SandboxSpec
 
 __all__ = ["SandboxHolder", "SandboxedVenvEnvironment", "SandboxedVenvProvider"]
 
@@ -46,7 +46,7 @@ class SandboxHolder:
     def __init__(self) -> None:
         self._stack = AsyncExitStack()
 
-    async def _hold(self, spec: SandboxSpec) -> Sandbox:
+    async def _hold(self, spec: SandboxSpec) -> ProcessSandbox:
         """Open a sandbox that stays open until this provider closes."""
         return await self._stack.enter_async_context(self.backend.open(spec))
 
@@ -100,7 +100,7 @@ class SandboxedVenvProvider(SandboxHolder):
                 self._envs[spec.key] = SandboxedVenvEnvironment(spec, self)
         return self._envs[spec.key]
 
-    async def _open(self, env: SandboxedVenvEnvironment) -> Sandbox:
+    async def _open(self, env: SandboxedVenvEnvironment) -> ProcessSandbox:
         env.programs.mkdir(parents=True, exist_ok=True)
         visible = [env.root, env.programs, FORKSERVER.parent, env.base_prefix()]
         spec = SandboxSpec(
@@ -117,7 +117,7 @@ class SandboxedVenvEnvironment(LocalVenvEnvironment):
     def __init__(self, spec: EnvSpec, provider: SandboxedVenvProvider) -> None:
         super().__init__(spec, provider.cache_dir, provider.faketime_lib)
         self._provider = provider
-        self._box: Sandbox | None = None
+        self._box: ProcessSandbox | None = None
         self._opening = anyio.Lock()
 
     def base_prefix(self) -> Path:
@@ -128,7 +128,7 @@ class SandboxedVenvEnvironment(LocalVenvEnvironment):
                 return Path(value.strip()).resolve().parent
         raise OracleError(f"{self.root}/pyvenv.cfg names no home interpreter")
 
-    async def _sandbox(self) -> Sandbox:
+    async def _sandbox(self) -> ProcessSandbox:
         async with self._opening:
             if self._box is None:
                 self._box = await self._provider._open(self)

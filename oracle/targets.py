@@ -29,7 +29,7 @@ from repozero.oracle.caches import touch_used
 from repozero.oracle.config import OracleConfig, cache_root
 from repozero.oracle.grading import GradingPolicy
 from repozero.records import Record
-from repozero.sandbox import Sandbox
+from repozero.sandbox import GradingSandbox
 from repozero.sandbox.toolchains import build_command, rust_version
 
 __all__ = [
@@ -124,7 +124,7 @@ def _first_errors(stderr: bytes) -> str:
     return "\n".join(lines[start : start + _ERROR_LINES])[:_ERROR_CHARS]
 
 
-async def build_target(sandbox: Sandbox, sample: Sample, target_dir: Path) -> Built:
+async def build_target(sandbox: GradingSandbox, sample: Sample, target_dir: Path) -> Built:
     """The folder to grade from; for Rust, built once per tree content (in `sandbox` on a cache miss)."""
     if sample.target.language != "rust":
         return Built(dir=str(target_dir))
@@ -164,7 +164,7 @@ def _cached(final: Path) -> Built | None:
     return Built(dir=str(final / "tree"), error=record.get("error"))
 
 
-async def _cargo_build(sandbox: Sandbox, sample: Sample, tree: Path) -> str | None:
+async def _cargo_build(sandbox: GradingSandbox, sample: Sample, tree: Path) -> str | None:
     """Build in the sandbox's workdir; copy the entry binary back into `tree`. The error text, or None."""
     entry = sample.target.entry[0]
     await sandbox.put_tree(tree, sandbox.workdir)

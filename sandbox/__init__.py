@@ -1,11 +1,16 @@
-"""Sandboxes: the one contract (`Sandbox`), and backends that implement it."""
+"""Sandboxes: the contract (`Sandbox`, and its roles: `AgentSandbox`, `GradingSandbox`, `ProcessSandbox`), and
+backends that implement it."""
 
 from repozero.sandbox.backends import create_backend
 from repozero.sandbox.base import (
     DEFAULT_OUTPUT_CAP,
+    AgentSandbox,
+    BackendDefaults,
     CaseInput,
     CaseRun,
     ExecResult,
+    GradingSandbox,
+    ProcessSandbox,
     Sandbox,
     SandboxBackend,
     SandboxProcess,
@@ -17,11 +22,15 @@ from repozero.sandbox.toolchains import toolchain_versions
 
 __all__ = [
     "DEFAULT_OUTPUT_CAP",
+    "AgentSandbox",
+    "BackendDefaults",
     "CaseInput",
     "CaseRun",
     "ExecResult",
+    "GradingSandbox",
     "LocalBackend",
     "LocalSandbox",
+    "ProcessSandbox",
     "Sandbox",
     "SandboxBackend",
     "SandboxProcess",

@@ -11,16 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Protocol, Self, runtime_checkable
 
 from repozero.records import Record
 
 __all__ = [
     "DEFAULT_OUTPUT_CAP",
+    "AgentSandbox",
     "BackendDefaults",
     "CaseInput",
     "CaseRun",
     "ExecResult",
+    "GradingSandbox",
+    "ProcessSandbox",
     "Sandbox",
     "SandboxBackend",
     "SandboxProcess",
@@ -116,14 +119,21 @@ class SandboxProcess(Protocol):
     async def aclose(self) -> None: ...
 
 
-@runtime_checkable
-class Sandbox(Protocol):
-    """An isolated place to run code, opened with `async with` and cleaned up under a shielded scope."""
+class _Opened(Protocol):
+    """What every sandbox is: a place opened with `async with`, closed under a shielded scope."""
 
     id: str
     workdir: str
     """Absolute path, inside the sandbox, of the work directory (the target repository root)."""
 
+    async def close(self) -> None: ...
+
+    async def __aenter__(self) -> Self: ...
+
+    async def __aexit__(self, *exc: object) -> None: ...
+
+
+class _Runs(Protocol):
     async def exec(
         self,
         cmd: Sequence[str] | str,
@@ -137,11 +147,29 @@ class Sandbox(Protocol):
         """Run one command (argv list, or a string for `sh -c`) in a fresh process."""
         ...
 
+    async def put_tree(self, src: Path, dest: str) -> None:
+        """Copy a host folder into the sandbox at `dest` (relative paths are under `workdir`)."""
+        ...
+
+
+class _Writes(Protocol):
+    async def write_file(self, path: str, data: bytes, *, mode: int = 0o644) -> None: ...
+
+
+class AgentSandbox(_Opened, _Writes, Protocol):
+    """What an agent uses: its shell and its files."""
+
     async def shell(
         self, command: str, *, timeout_s: float | None = None, output_cap: int = DEFAULT_OUTPUT_CAP
     ) -> ExecResult:
         """Run a command in the persistent shell session: cwd and env persist between calls."""
         ...
+
+    async def read_file(self, path: str, *, max_bytes: int | None = None) -> bytes: ...
+
+
+class GradingSandbox(_Opened, _Runs, Protocol):
+    """What the grader uses: a target tree put in (built with `exec`), then its cases run in one batch."""
 
     async def run_cases(
         self,
@@ -161,6 +189,10 @@ class Sandbox(Protocol):
         """
         ...
 
+
+class ProcessSandbox(_Opened, _Runs, _Writes, Protocol):
+    """What the Oracle uses: its program put in, and long-running fork servers."""
+
     async def open_process(
         self, argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None
     ) -> SandboxProcess:
@@ -171,23 +203,15 @@ class Sandbox(Protocol):
         """
         ...
 
-    async def write_file(self, path: str, data: bytes, *, mode: int = 0o644) -> None: ...
 
-    async def read_file(self, path: str, *, max_bytes: int | None = None) -> bytes: ...
-
-    async def put_tree(self, src: Path, dest: str) -> None:
-        """Copy a host folder into the sandbox at `dest` (relative paths are under `workdir`)."""
-        ...
+@runtime_checkable
+class Sandbox(AgentSandbox, GradingSandbox, ProcessSandbox, Protocol):
+    """An isolated place to run code: every role's calls, what a backend opens. Callers that play one role
+    depend on that role's contract (`AgentSandbox`, `GradingSandbox`, `ProcessSandbox`)."""
 
     async def get_tree(self, src: str, dest: Path) -> None:
         """Copy a sandbox folder out to the host."""
         ...
-
-    async def close(self) -> None: ...
-
-    async def __aenter__(self) -> Sandbox: ...
-
-    async def __aexit__(self, *exc: object) -> None: ...
 
 
 class SandboxBackend(Protocol):

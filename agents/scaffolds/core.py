@@ -15,7 +15,7 @@ from repozero.agents.config import AgentConfig
 from repozero.agents.models import Message, ModelResponse, ToolSpec
 from repozero.errors import ModelError
 from repozero.records import Record
-from repozero.sandbox import ExecResult, Sandbox
+from repozero.sandbox import AgentSandbox, ExecResult
 from repozero.vocabulary import AgentExit
 
 __all__ = [
@@ -256,7 +256,7 @@ class Scaffold:
     def __init__(
         self,
         model: Any,
-        sandbox: Sandbox,
+        sandbox: AgentSandbox,
         limits: AgentLimits,
         *,
         hooks: AgentHooks | None = None,

@@ -20,7 +20,7 @@ from repozero.agents.scaffolds.core import (
     truncate_output,
 )
 from repozero.agents.templates import render
-from repozero.sandbox import Sandbox
+from repozero.sandbox import AgentSandbox
 
 __all__ = ["ToolsAgent", "coder_tools"]
 
@@ -70,7 +70,7 @@ def coder_tools(*, run_source: bool = False) -> list[ToolSpec]:
 class ToolsAgent(Scaffold):
     scaffold = "tools"
 
-    def __init__(self, model: Model, sandbox: Sandbox, limits: AgentLimits, **seams: Any) -> None:
+    def __init__(self, model: Model, sandbox: AgentSandbox, limits: AgentLimits, **seams: Any) -> None:
         super().__init__(model, sandbox, limits, **seams)
         self.tools = coder_tools(run_source=self.source_runner is not None)
 
