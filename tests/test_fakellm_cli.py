@@ -58,6 +58,8 @@ async def test_serve_prints_the_url_answers_and_stops_on_signal(signum: signal.S
         (["--dataset", "/nonexistent"], "/nonexistent: not a dataset folder"),
         (["--max-model-len", "0"], "--max-model-len: expected a positive integer"),
         (["--reasoning", "thoughts"], "--reasoning: invalid choice"),
+        (["--stream-tokens", "0"], "--stream-tokens: expected a positive integer"),
+        (["--stream-interval-ms", "-1"], "--stream-interval-ms: expected a non-negative number"),
     ],
 )
 def test_bad_input_exits_2_naming_the_flag_or_file(flags: list[str], message: str) -> None:

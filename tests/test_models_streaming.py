@@ -13,10 +13,14 @@ import httpx
 import msgspec
 import pytest
 
+from repozero.agents.config import EndpointConfig
 from repozero.agents.fakellm import fake_endpoint, start_fake_server
 from repozero.agents.fakellm.stream import _Part, _windows
 from repozero.agents.models import Message, ModelResponse, ModelUnavailableError, ToolSpec, open_models
+from repozero.agents.models.client import EndpointClient
+from repozero.agents.models.http import HttpPool
 from repozero.agents.models.sse import EventReader
+from repozero.errors import ConfigError
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"
 HEADER = "<!-- repozero: sample=fx-slug role=coder scaffold=tools -->\nBuild it."
@@ -243,3 +247,10 @@ async def test_streaming_works_under_trio_on_httpx_own_transport(replay: str) ->
                 await _ask(url, "gold", max_retries=0, stream_idle_timeout_s=0.3)
     assert response.message.content == SAID and response.token_fidelity == "exact"
     assert response.timings.ttft_s is not None
+
+
+@pytest.mark.parametrize("field", ["stream_idle_timeout_s", "call_timeout_s"])
+def test_a_clock_that_is_not_positive_is_a_config_error_naming_it(field: str) -> None:
+    config = EndpointConfig(base_urls=["http://127.0.0.1:9/v1"], **{field: 0})
+    with pytest.raises(ConfigError, match=rf"endpoints\.e\.{field}: must be a positive number"):
+        EndpointClient("e", config, HttpPool(1))
