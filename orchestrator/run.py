@@ -7,11 +7,9 @@ flushed, running episodes marked interrupted) and a second SIGINT exits at once.
 
 from __future__ import annotations
 
-import os
-import signal
-import sys
 import time
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 
 import anyio
@@ -30,6 +28,7 @@ from repozero.orchestrator.results import ResultsStore, check_store
 from repozero.orchestrator.runlock import RunLock
 from repozero.orchestrator.session import RunSummary, Session, run_sizes, summarize
 from repozero.orchestrator.spec import EpisodeKey, RunSpec, plan_episodes, run_dir_for
+from repozero.runtime import until_signal
 from repozero.sandbox import SandboxBackend
 from repozero.traces import TraceReader, TraceSink
 
@@ -199,35 +198,14 @@ async def _run_all(
             session.subscribe(progress)
             async with anyio.create_task_group() as tg:
                 tg.start_soon(show_progress, progress, display, config.run.progress_interval_s)
-                session.interrupted = await _until_signal(session, keys, reserve)
+                session.interrupted = await until_signal(
+                    [partial(_run_keys, session, keys, reserve)], event="run_interrupted"
+                )
                 tg.cancel_scope.cancel()
     finally:
         if session is not None:
             summary = _close(run_dir, session, len(keys))
     return summary
-
-
-async def _until_signal(session: Session, keys: list[EpisodeKey], reserve: Reserve) -> bool:
-    """Run the episodes until they end or SIGINT/SIGTERM; True when a signal interrupted them."""
-    interrupted = False
-    async with anyio.create_task_group() as tg:
-
-        async def watch_signals() -> None:
-            nonlocal interrupted
-            with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-                async for signum in signals:
-                    if interrupted and signum == signal.SIGINT:
-                        print("repozero: second interrupt, exiting now", file=sys.stderr)
-                        os._exit(130)
-                    interrupted = True
-                    log.warning("run_interrupted", signal=signal.Signals(signum).name)
-                    work.cancel_scope.cancel()
-
-        tg.start_soon(watch_signals)
-        async with anyio.create_task_group() as work:
-            work.start_soon(_run_keys, session, keys, reserve)
-        tg.cancel_scope.cancel()
-    return interrupted
 
 
 async def _run_keys(session: Session, keys: list[EpisodeKey], reserve: Reserve) -> None:

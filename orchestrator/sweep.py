@@ -8,19 +8,14 @@ and the episodes/sandboxes/grading/oracle limiters sized from `[infra]` (docs/sw
 
 from __future__ import annotations
 
-import os
 import random
-import signal
-import sys
 import time
 import zlib
-from collections.abc import Callable
 from contextlib import AsyncExitStack, ExitStack
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-import anyio
 import msgspec
 import structlog
 
@@ -48,6 +43,7 @@ from repozero.orchestrator.sweep_plan import (
 )
 from repozero.orchestrator.sweep_spec import SweepSpec, load_sweep_spec
 from repozero.records import Record
+from repozero.runtime import until_signal
 from repozero.textio import read_text
 from repozero.wiring import ModelProvider, model_endpoint, open_provider
 
@@ -182,8 +178,9 @@ async def _run_all(config: Config, sweep: Sweep, order: list[tuple[str, EpisodeK
                 )
             )
             sessions[cell.key] = session
-        interrupted = await _until_signal(
-            [partial(sessions[name].run_episode, key.sample, attempt=key.attempt) for name, key in order]
+        interrupted = await until_signal(
+            [partial(sessions[name].run_episode, key.sample, attempt=key.attempt) for name, key in order],
+            event="sweep_interrupted",
         )
         for session in sessions.values():
             session.interrupted = interrupted
@@ -230,31 +227,6 @@ async def _oracle(stack: AsyncExitStack, oracles: dict[str, Oracle], cell: Cell)
     if key not in oracles:
         oracles[key] = await stack.enter_async_context(open_oracle(config.oracle, sandbox=config.sandbox))
     return oracles[key]
-
-
-async def _until_signal(jobs: list[Callable[[], object]]) -> bool:
-    """Start `jobs` in order (each waits its turn at the shared episodes limiter) until they end or
-    SIGINT/SIGTERM; True when a signal stopped them. A second SIGINT exits at once."""
-    interrupted = False
-    async with anyio.create_task_group() as tg:
-
-        async def watch_signals() -> None:
-            nonlocal interrupted
-            with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-                async for signum in signals:
-                    if interrupted and signum == signal.SIGINT:
-                        print("repozero: second interrupt, exiting now", file=sys.stderr)
-                        os._exit(130)
-                    interrupted = True
-                    log.warning("sweep_interrupted", signal=signal.Signals(signum).name)
-                    work.cancel_scope.cancel()
-
-        tg.start_soon(watch_signals)
-        async with anyio.create_task_group() as work:
-            for job in jobs:
-                work.start_soon(job)  # type: ignore[arg-type]
-        tg.cancel_scope.cancel()
-    return interrupted
 
 
 def _close_cell(cell: Cell, interrupted: bool) -> None:

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import resource
-from collections.abc import Awaitable, Callable
+import signal
+import sys
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, TypeVar
 
 import anyio
+import structlog
 
-__all__ = ["raise_open_files_limit", "run_async", "uvloop_available"]
+__all__ = ["raise_open_files_limit", "run_async", "until_signal", "uvloop_available"]
 
 T = TypeVar("T")
 
@@ -43,3 +47,29 @@ def run_async(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
     """`anyio.run` on asyncio, with uvloop when available."""
     raise_open_files_limit()
     return anyio.run(fn, *args, backend="asyncio", backend_options={"use_uvloop": uvloop_available()})
+
+
+async def until_signal(jobs: Sequence[Callable[[], Coroutine[Any, Any, object]]], *, event: str) -> bool:
+    """Run `jobs` until they end or SIGINT/SIGTERM cancels them (logged as `event`); True when a signal did.
+
+    A second SIGINT exits at once (130): the command line's escape when a clean stop takes too long."""
+    interrupted = False
+    async with anyio.create_task_group() as tg:
+
+        async def watch_signals() -> None:
+            nonlocal interrupted
+            with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                async for signum in signals:
+                    if interrupted and signum == signal.SIGINT:
+                        print("repozero: second interrupt, exiting now", file=sys.stderr)
+                        os._exit(130)
+                    interrupted = True
+                    structlog.get_logger().warning(event, signal=signal.Signals(signum).name)
+                    work.cancel_scope.cancel()
+
+        tg.start_soon(watch_signals)
+        async with anyio.create_task_group() as work:
+            for job in jobs:
+                work.start_soon(job)
+        tg.cancel_scope.cancel()
+    return interrupted

@@ -179,7 +179,7 @@ def test_dom_holds_the_tables_and_plots(html_report: Path, tmp_path: Path) -> No
     result = _run_chromium(tmp_path, "dom", "--dump-dom", html_report.as_uri())
     assert result.returncode == 0, result.stderr.decode(errors="replace")[-2000:]
     dom = result.stdout.decode()
-    assert dom.count("<table") == 9  # runs + 8 report tables
+    assert dom.count("<table") == 12  # runs + 11 report tables (case statuses, paired, compute-matched since)
     assert dom.count("<svg") >= 9
     assert dom.count("<rect") > 50 and dom.count("<circle") > 5
     for section in ("summary", "pr_by_difficulty", "pr_by_category", "ace_pr", "ace_sr", "failures", "cost"):
