@@ -10,18 +10,16 @@ of a Cargo package at the target root. Samples are pending until `repozero datas
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from repozero.datasets.importer import DIFFICULTY_RULE, difficulty_for_index, value_to_arg
+from repozero.datasets.importer import DIFFICULTY_RULE, difficulty_for_index, read_case_lines, value_to_arg
 from repozero.datasets.models import Case, DatasetInfo, Interface, Sample, Source, Target, TestProgram
 from repozero.datasets.store import staged_folder, write_atomic, write_dataset_info, write_sample
 from repozero.errors import DatasetError
-from repozero.textio import read_text
 
 __all__ = ["import_c2rust"]
 
@@ -34,24 +32,6 @@ _NO_SPEC = (
     "Build a Cargo package at the repository root whose binary `{binary}` takes the same positional\n"
     "arguments and prints the same output (`cargo build --release` makes `target/release/{binary}`).\n"
 )
-
-
-def _read_lines(cases_file: Path) -> list[tuple[int, dict[str, Any]]]:
-    rows = []
-    text = read_text(cases_file, error=DatasetError)
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DatasetError(f"{cases_file}:{number}: invalid JSON: {exc.msg}") from None
-        if not isinstance(row, dict) or not isinstance(row.get("file_name"), str):
-            raise DatasetError(
-                f"{cases_file}:{number}: $.file_name: expected a string naming LIB/…/testN.cpp"
-            )
-        rows.append((number, row))
-    return rows
 
 
 def _sample_for(
@@ -106,7 +86,7 @@ def import_c2rust(
     _check(tests_dir, cases_file, packages)
     grouped: dict[str, list[dict[str, Any]]] = defaultdict(list)
     first_line: dict[str, int] = {}
-    for number, row in _read_lines(cases_file):
+    for number, row in read_case_lines(cases_file, "file_name", "LIB/…/testN.cpp"):
         grouped[row["file_name"]].append(row)
         first_line.setdefault(row["file_name"], number)
     built = [

@@ -58,7 +58,9 @@ def _arg_format(values: list[Any]) -> str:
     return "json" if kinds & {list, dict} else "str"
 
 
-def _read_lines(cases_file: Path) -> list[tuple[int, dict[str, Any]]]:
+def read_case_lines(cases_file: Path, key: str, names: str) -> list[tuple[int, dict[str, Any]]]:
+    """(line number, row) of a public-layout JSON-lines cases file whose rows name their test program in
+    `key` (`names`: what that string should look like, for the error)."""
     rows = []
     text = read_text(cases_file, error=DatasetError)  # split on \n only: a JSON string may hold U+2028
     for number, line in enumerate(text.split("\n"), start=1):
@@ -68,8 +70,8 @@ def _read_lines(cases_file: Path) -> list[tuple[int, dict[str, Any]]]:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
             raise DatasetError(f"{cases_file}:{number}: invalid JSON: {exc.msg}") from None
-        if not isinstance(row, dict) or not isinstance(row.get("filename"), str):
-            raise DatasetError(f"{cases_file}:{number}: $.filename: expected a string naming LIB/testN.py")
+        if not isinstance(row, dict) or not isinstance(row.get(key), str):
+            raise DatasetError(f"{cases_file}:{number}: $.{key}: expected a string naming {names}")
         rows.append((number, row))
     return rows
 
@@ -125,7 +127,7 @@ def import_repozero(
         raise DatasetError(f"--cases {cases_file}: no such file")
     grouped: dict[str, list[dict[str, Any]]] = defaultdict(list)
     first_line: dict[str, int] = {}
-    for number, row in _read_lines(cases_file):
+    for number, row in read_case_lines(cases_file, "filename", "LIB/testN.py"):
         grouped[row["filename"]].append(row)
         first_line.setdefault(row["filename"], number)
     built = [
