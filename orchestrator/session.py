@@ -50,6 +50,7 @@ from repozero.orchestrator.parts import (
 )
 from repozero.orchestrator.protocols import get_protocol
 from repozero.orchestrator.results import EpisodeResult, ResultsStore, RunSummary, summarize
+from repozero.orchestrator.runlock import RunLock, held_here
 from repozero.orchestrator.spec import EpisodeKey, RunSpec, plan_episodes, seeded_order
 from repozero.traces import RunFinished, RunFinishedRecord, RunStarted, TraceSink, TraceWriter, compute_reward
 from repozero.wiring import ModelProvider, open_backend, open_provider
@@ -94,7 +95,9 @@ class Session:
         """Open every part of a run in the caller's event loop; close them all on exit.
 
         `run_dir`: where results, traces, actions and target snapshots go (its manifest, when there is
-        one, names the run); None writes nothing but a temporary folder removed at exit. `sinks` also
+        one, names the run); None writes nothing but a temporary folder removed at exit. Its lock
+        (`RUN_DIR/run.lock`) is held to the end, unless this process holds it already (`repozero run`):
+        a second session or run on the directory is refused (UsageError naming the owner). `sinks` also
         receive every event. `provider`, `oracle`, `limiters`: parts already open that several sessions
         share (a sweep's cells on one endpoint share its connection limiter); the caller closes them.
         """
@@ -108,6 +111,8 @@ class Session:
         if run_dir is not None:
             await anyio.Path(run_dir).mkdir(parents=True, exist_ok=True)
         async with AsyncExitStack() as stack:
+            if run_dir is not None and not held_here(run_dir):  # a trainer's session: one per directory
+                stack.enter_context(RunLock(run_dir, flag="run_dir"))
             scratch = run_dir or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="rz-session-")))
             actions = stack.enter_context(
                 ActionLog(run_dir / ACTIONS_FILE if run_dir else None, manifest.run_id)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from casekit import SHELL_METAS, ArgDef, CaseDef, arg, c  # noqa: E402
+from casekit import SHELL_METAS, ArgDef, CaseDef, arg, c
 
 __all__ = [
     "DIFFICULTY_RULE",
