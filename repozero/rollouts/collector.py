@@ -1,0 +1,184 @@
+"""A sink on the session's event bus that turns one watched episode's events into a `Trajectory`.
+
+It reads what the run already emits for traces — model calls with their ids and logprobs, round and
+hidden-grade summaries — so a trajectory holds the same facts a trace file does, built as they happen.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+
+from repozero.orchestrator.results import EpisodeResult
+from repozero.traces import (
+    EpisodeStarted,
+    Event,
+    HiddenCasesGraded,
+    ModelCall,
+    ModelCalled,
+    RoundFinished,
+    RoundRecord,
+    TokenFidelity,
+)
+
+from .tokens import SegmentBuilder
+from .types import CallInfo, ConversationLog, RoundReward, Trajectory
+
+__all__ = ["EpisodeLog", "RolloutCollector"]
+
+_FIDELITY_ORDER: dict[TokenFidelity, int] = {"exact": 2, "completion_only": 1, "none": 0}
+
+
+@dataclass
+class EpisodeLog:
+    """What one episode's events said so far; an infrastructure retry starts it over."""
+
+    roles: Collection[str]
+    on_start: Callable[[], None] | None = None
+    """Called at the episode's first start (the engine starts its deadline there, not in the queue)."""
+    started: bool = False
+    builder: SegmentBuilder = field(default_factory=SegmentBuilder)
+    calls: list[CallInfo] = field(default_factory=list)
+    conversations: dict[str, ConversationLog] = field(default_factory=dict)
+    rounds: dict[int, RoundRecord] = field(default_factory=dict)
+    cheats: dict[int, list[str]] = field(default_factory=dict)
+    fidelity: TokenFidelity = "exact"
+
+    def start(self) -> None:
+        if not self.started and self.on_start is not None:
+            self.on_start()
+        if self.started:  # a retry: the failed try's calls are not this episode's trajectory
+            self.builder, self.calls, self.conversations = SegmentBuilder(), [], {}
+            self.rounds, self.cheats, self.fidelity = {}, {}, "exact"
+        self.started = True
+
+    def called(self, call: ModelCall, version: int) -> None:
+        if call.role not in self.roles:
+            return
+        segment = self.builder.add(call, version)
+        if _FIDELITY_ORDER[call.token_fidelity] < _FIDELITY_ORDER[self.fidelity]:
+            self.fidelity = call.token_fidelity
+        self.calls.append(
+            CallInfo(
+                call_id=call.call_id,
+                conversation_id=call.conversation_id,
+                role=call.role,
+                round=call.round,
+                step=call.step,
+                policy_version=version,
+                endpoint=call.endpoint,
+                token_fidelity=call.token_fidelity,
+                segment=segment,
+                prompt_tokens=call.usage.prompt_tokens,
+                completion_tokens=call.usage.completion_tokens,
+                finish_reason=call.finish_reason,
+            )
+        )
+        self.conversations[call.conversation_id] = ConversationLog(
+            conversation_id=call.conversation_id,
+            role=call.role,
+            round=call.round,
+            messages=[*call.messages, call.response],
+        )
+
+    def trajectory(
+        self, *, sample_id: str, attempt: int, episode_id: str, group_id: str, result: EpisodeResult | None
+    ) -> Trajectory:
+        """The episode as a trainer reads it; `result` None means it was cut at its deadline."""
+        segments = self.builder.segments()
+        rounds = [self._round_reward(r) for r in sorted(self.rounds)]
+        versions = [c.policy_version for c in self.calls]
+        infra = result is not None and result.infra_error
+        masked = result is None or infra or result.reward is None
+        first = segments[0] if segments else None
+        cheats = sorted({flag for r in rounds for flag in r.cheat_flags})
+        return Trajectory(
+            episode_id=episode_id,
+            sample_id=sample_id,
+            group_id=group_id,
+            attempt=attempt,
+            prompt_ids=first.prompt_ids if first else [],
+            response_ids=first.response_ids if first else [],
+            response_mask=first.response_mask if first else [],
+            response_logprobs=first.response_logprobs if first else [],
+            segments=segments,
+            segmented=len(segments) > 1,
+            prefix_breaks=sum(s.start == "prefix_mismatch" for s in segments),
+            token_fidelity=self.fidelity if self.calls else "none",
+            reward=None if masked or result is None else result.reward,
+            reward_masked=masked,
+            truncated=result is None,
+            infra_error=infra,
+            termination="truncated" if result is None else result.termination,
+            rounds=rounds,
+            cheat_flags=cheats,
+            cheat_penalty=1.0 if cheats else 0.0,
+            policy_version=min(versions, default=0),
+            policy_versions=versions,
+            calls=self.calls,
+            conversations=list(self.conversations.values()),
+            num_turns=len(self.calls),
+        )
+
+    def _round_reward(self, index: int) -> RoundReward:
+        record = self.rounds[index]
+        hidden, visible = record.hidden, record.visible
+        flags = self.cheats.get(index, [])
+        return RoundReward(
+            round=index,
+            hidden_pass_rate=hidden.pass_rate if hidden else 0.0,
+            hidden_solved=bool(hidden and hidden.solved),
+            visible_pass_rate=visible.pass_rate if visible else 0.0,
+            visible_solved=bool(visible and visible.solved),
+            cheat_flags=flags,
+            cheat_penalty=1.0 if flags else 0.0,
+        )
+
+
+class RolloutCollector:
+    """The engine's sink: events of watched episodes go to their logs; every other event is ignored.
+
+    Model calls are matched with the policy version they were made under: the engine's models note the
+    version per conversation when a call returns, and the call's event follows in the same order."""
+
+    def __init__(self) -> None:
+        self._logs: dict[str, EpisodeLog] = {}
+        self._versions: dict[str, deque[int]] = {}
+
+    def watch(self, episode_id: str, log: EpisodeLog) -> EpisodeLog:
+        self._logs[episode_id] = log
+        return log
+
+    def release(self, episode_id: str) -> None:
+        self._logs.pop(episode_id, None)
+
+    def note_version(self, conversation_id: str, version: int) -> None:
+        self._versions.setdefault(conversation_id, deque()).append(version)
+
+    def _version(self, conversation_id: str) -> int:
+        pending = self._versions.get(conversation_id)
+        if not pending:
+            return -1  # a call made outside the engine's models (never in an engine episode)
+        version = pending.popleft()
+        if not pending:
+            del self._versions[conversation_id]
+        return version
+
+    def emit(self, event: Event) -> None:
+        match event:
+            case ModelCalled(call=call):
+                version = self._version(call.conversation_id)
+                if (log := self._logs.get(call.episode_id)) is not None:
+                    log.called(call, version)
+            case EpisodeStarted(episode=record):
+                if (log := self._logs.get(record.episode_id)) is not None:
+                    log.start()
+            case RoundFinished(round=record):
+                if (log := self._logs.get(record.episode_id)) is not None:
+                    log.rounds[record.index] = record
+            case HiddenCasesGraded(grade=grade):
+                if (log := self._logs.get(grade.episode_id)) is not None:
+                    log.cheats[grade.round] = list(grade.cheat_flags)
+            case _:
+                pass

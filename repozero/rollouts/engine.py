@@ -1,0 +1,244 @@
+"""`RolloutEngine`: GRPO-style groups of episodes for a trainer, in the trainer's own event loop.
+
+It stands on an open `Session` — the same sandboxes, Oracle, grader, limiters and event bus as a run — and
+adds only what trainers need on top: groups of one sample, streaming, policy versions per call,
+deadlines that mask instead of scoring 0, filters, and token data straight from the server's ids.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
+from dataclasses import replace
+from types import TracebackType
+
+import anyio
+import anyio.abc
+from anyio.streams.memory import MemoryObjectSendStream
+
+from repozero.errors import UsageError
+from repozero.orchestrator.results import EpisodeResult
+from repozero.orchestrator.session import Session
+from repozero.orchestrator.spec import episode_id
+
+from .collector import EpisodeLog, RolloutCollector
+from .environment import RolloutEnvironment
+from .filters import apply_filters
+from .policy import PolicyProvider
+from .types import EndpointRef, Filters, Group, GroupRequest, Trajectory
+
+__all__ = ["RolloutEngine"]
+
+
+class RolloutEngine:
+    """Groups of episodes over an open `Session`: `async with RolloutEngine(session) as engine:`.
+
+    Args:
+        session: an open session; its spec's model is the default policy (version 0).
+        roles: the agent roles whose calls make up a trajectory's token data (the tester is another
+            conversation: add "tester" to have its calls as further segments).
+        filters: the default filters of `run_group` and `stream`.
+        deadline_s: the default per-episode deadline (None: no deadline).
+    """
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        roles: Iterable[str] = ("coder",),
+        filters: Filters | None = None,
+        deadline_s: float | None = None,
+    ) -> None:
+        self.session = session
+        self.roles = frozenset(roles)
+        self.filters = filters or Filters()
+        self.deadline_s = deadline_s
+        self.policy = EndpointRef()
+        self.collector = RolloutCollector()
+        self._attempts: Counter[str] = Counter()
+        self._groups = 0
+        self._following = self._provider(lambda: self.policy)
+
+    async def __aenter__(self) -> RolloutEngine:
+        self.session.subscribe(self.collector)
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        return None  # episodes are awaited inside each call; the session closes its own parts
+
+    # -- policy ---------------------------------------------------------------------------------------
+    def set_policy(self, version: int, endpoint: str | None = None) -> None:
+        """Calls made from now on use `endpoint` (default: the current one) and record `version`.
+
+        Calls already in flight keep the version they were made under. An endpoint must be configured
+        (`[endpoints.NAME]`); an unknown name is a ConfigError naming it, raised here."""
+        name = self.policy.endpoint if endpoint is None else endpoint
+        if name:
+            self._following.models.endpoint(name)  # unknown names fail now, not in an episode
+        self.policy = EndpointRef(endpoint=name, version=version)
+
+    # -- groups ---------------------------------------------------------------------------------------
+    async def run_group(
+        self,
+        sample_id: str,
+        n: int = 8,
+        *,
+        policy: EndpointRef | None = None,
+        ace_rounds: int | None = None,
+        deadline_s: float | None = None,
+        filters: Filters | None = None,
+    ) -> Group:
+        """`n` episodes of `sample_id`, concurrently, each a full ACE episode as in a run.
+
+        `policy` pins the group to one endpoint and version (default: follow `set_policy` call by call);
+        `deadline_s` cuts each episode that far past its start (default: the engine's); `filters`
+        (default: the engine's) leave trajectories out, counted in `Group.dropped`."""
+        self.session.dataset.sample(sample_id)  # an unknown id fails here, naming the dataset
+        if n < 1:
+            raise UsageError(f"run_group: n must be ≥ 1, got {n}")
+        if ace_rounds is not None and ace_rounds < 0:
+            raise UsageError(f"run_group: ace_rounds must be ≥ 0, got {ace_rounds}")
+        runner = self._runner(policy, ace_rounds)
+        first = self._attempts[sample_id]
+        self._attempts[sample_id] += n
+        self._groups += 1
+        group_id = f"{sample_id}--g{self._groups}"
+        deadline = self.deadline_s if deadline_s is None else deadline_s
+        out: list[Trajectory | None] = [None] * n
+        async with anyio.create_task_group() as tg:
+            for i in range(n):
+                tg.start_soon(self._episode, runner, sample_id, first + i, group_id, deadline, out, i)
+        trajectories = [t for t in out if t is not None]
+        return apply_filters(group_id, sample_id, trajectories, filters or self.filters)
+
+    async def stream(
+        self,
+        requests: Iterable[GroupRequest] | AsyncIterable[GroupRequest],
+        *,
+        filters: Filters | None = None,
+        max_groups: int | None = None,
+    ) -> AsyncIterator[Group]:
+        """Run the groups `requests` ask for, concurrently; yield each as it completes.
+
+        `requests` may be an async iterable (a trainer feeding prompts as it goes); `max_groups` caps the
+        groups in flight (default: no cap beyond the session's episode limiter). A group the filters
+        empty is not yielded. Consume the stream to the end, or close it in the same task
+        (`contextlib.aclosing`)."""
+        send, receive = anyio.create_memory_object_stream[Group](math.inf)
+        slots = anyio.CapacityLimiter(max_groups) if max_groups else None
+        async with anyio.create_task_group() as tg, receive:
+            tg.start_soon(self._feed, tg, requests, send, slots, filters)
+            async for group in receive:
+                yield group
+
+    async def _feed(
+        self,
+        tg: anyio.abc.TaskGroup,
+        requests: Iterable[GroupRequest] | AsyncIterable[GroupRequest],
+        send: MemoryObjectSendStream[Group],
+        slots: anyio.CapacityLimiter | None,
+        filters: Filters | None,
+    ) -> None:
+        async with send:
+            async for request in _each(requests):
+                borrower = object()
+                if slots is not None:
+                    await slots.acquire_on_behalf_of(borrower)
+                tg.start_soon(self._one_group, request, send.clone(), slots, borrower, filters)
+
+    async def _one_group(
+        self,
+        request: GroupRequest,
+        out: anyio.abc.ObjectSendStream[Group],
+        slots: anyio.CapacityLimiter | None,
+        borrower: object,
+        filters: Filters | None,
+    ) -> None:
+        async with out:
+            try:
+                group = await self.run_group(
+                    request.sample_id,
+                    request.n,
+                    policy=request.policy,
+                    ace_rounds=request.ace_rounds,
+                    deadline_s=request.deadline_s,
+                    filters=request.filters or filters,
+                )
+            finally:
+                if slots is not None:
+                    slots.release_on_behalf_of(borrower)
+            if group.trajectories:
+                await out.send(group)
+
+    # -- environment mode -----------------------------------------------------------------------------
+    def environment(self, sample_id: str) -> RolloutEnvironment:
+        """One episode's sandbox, Oracle tool and grader for a trainer that runs the model itself:
+        `async with engine.environment(sample_id) as env: obs = await env.reset(); ...`."""
+        self.session.dataset.sample(sample_id)  # an unknown id fails here, naming the dataset
+        attempt = self._attempts[sample_id]
+        self._attempts[sample_id] += 1
+        return RolloutEnvironment(self.session.ctx, sample_id, attempt, episode_id(sample_id, attempt))
+
+    # -- one episode ----------------------------------------------------------------------------------
+    async def _episode(
+        self,
+        runner: Session,
+        sample_id: str,
+        attempt: int,
+        group_id: str,
+        deadline_s: float | None,
+        out: list[Trajectory | None],
+        index: int,
+    ) -> None:
+        eid = episode_id(sample_id, attempt)
+        scope = anyio.CancelScope()
+
+        def start_clock() -> None:
+            if deadline_s is not None:
+                scope.deadline = anyio.current_time() + deadline_s
+
+        log = self.collector.watch(eid, EpisodeLog(roles=self.roles, on_start=start_clock))
+        result: EpisodeResult | None = None
+        try:
+            with scope:
+                result = await runner.run_episode(sample_id, attempt=attempt)
+        finally:
+            self.collector.release(eid)
+        out[index] = log.trajectory(
+            sample_id=sample_id, attempt=attempt, episode_id=eid, group_id=group_id, result=result
+        )
+
+    def _runner(self, policy: EndpointRef | None, ace_rounds: int | None) -> Session:
+        """The session, seen through this group's models (and ACE budget): its parts are shared."""
+        provider = self._following if policy is None else self._pinned(policy)
+        ctx = self.session.ctx
+        label = policy.endpoint if policy is not None and policy.endpoint else ctx.model_name
+        ctx = replace(
+            ctx,
+            provider=provider,
+            model_name=label,
+            ace_rounds=ctx.ace_rounds if ace_rounds is None else ace_rounds,
+        )
+        return Session(ctx, self.session.spec, self.session.actions)
+
+    def _pinned(self, policy: EndpointRef) -> PolicyProvider:
+        if policy.endpoint:
+            self._following.models.endpoint(policy.endpoint)  # unknown names fail before any episode
+        return self._provider(lambda: policy)
+
+    def _provider(self, current: Callable[[], EndpointRef]) -> PolicyProvider:
+        return PolicyProvider(self.session.ctx.provider, self.session.actions, self.collector, current)
+
+
+async def _each(
+    requests: Iterable[GroupRequest] | AsyncIterable[GroupRequest],
+) -> AsyncIterator[GroupRequest]:
+    if isinstance(requests, AsyncIterable):
+        async for request in requests:
+            yield request
+    else:
+        for request in requests:
+            yield request
