@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+import msgspec
+
 from repozero.records import Record
 from repozero.vocabulary import DropReason
 
@@ -17,12 +19,14 @@ __all__ = [
     "DatasetInfo",
     "Difficulty",
     "DroppedCase",
+    "Generation",
     "Interface",
     "Provenance",
     "Sample",
     "Source",
     "Target",
     "TestProgram",
+    "Vote",
 ]
 
 SCHEMA_VERSION = 1
@@ -108,6 +112,33 @@ class Target(Record, kw_only=True):
     version: str = ""
 
 
+class Vote(Record, kw_only=True):
+    """One model's rating of a generated sample (`dataset generate`), or its abstention and why."""
+
+    voter: str
+    difficulty: Difficulty | None = None
+    category: str | None = None
+    ratings: dict[str, int] = {}
+    reason: str = ""
+    abstained: str = ""
+    attempts: int = 1
+
+
+class Generation(Record, kw_only=True):
+    """How a model made a sample (`dataset generate`): who wrote it, with which prompts and seed, and the
+    votes that gave its difficulty and category."""
+
+    model: str
+    voters: list[str]
+    prompts: str
+    seed: int
+    api_calls: list[str] = []
+    lines_reached: int = 0
+    votes: list[Vote] = []
+    decided: str = ""
+    rewrites: list[str] = []
+
+
 class Provenance(Record, kw_only=True):
     """How ground truth was made: where, how many repeats, what was dropped and why."""
 
@@ -118,6 +149,8 @@ class Provenance(Record, kw_only=True):
     output_cap: int = 0
     built_at: str = ""
     dropped: list[DroppedCase] = []
+    generation: Generation | msgspec.UnsetType = msgspec.UNSET
+    """Set only on generated samples (absent from the file otherwise)."""
 
 
 class Sample(Record, kw_only=True):

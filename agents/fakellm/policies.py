@@ -2,7 +2,8 @@
 
 `gold`, `buggy-then-fix`, `never` and `tester` are scripts over the sample's material; `mix:P@GLOB,…`
 picks one per sample id (first matching glob wins); `replay:FILE` answers from recorded responses;
-`steps:N` runs N trivial commands and submits (load tests and benchmarks: no files, no material).
+`steps:N` runs N trivial commands and submits (load tests and benchmarks: no files, no material);
+`generate` plays `dataset generate`'s roles.
 Whatever the policy, a `role=tester` request is answered by proposing the sample's tester inputs.
 """
 
@@ -15,6 +16,7 @@ from typing import Protocol
 
 from repozero.agents.fakellm.actions import Propose, Say, Shell, Submit, render
 from repozero.agents.fakellm.chat import ChatRequest, Header, Reply, feedback_counts
+from repozero.agents.fakellm.generate import GeneratePolicy
 from repozero.agents.fakellm.material import SampleShelf
 from repozero.agents.fakellm.replay import ReplayBook
 from repozero.agents.fakellm.script import Variant, coder_action, effective_turns
@@ -22,7 +24,9 @@ from repozero.errors import UsageError
 
 __all__ = ["POLICY_NAMES", "Policy", "PolicyError", "parse_policy"]
 
-POLICY_NAMES = ("gold", "buggy-then-fix", "never", "tester", "steps:N", "mix:POLICY@GLOB,…", "replay:FILE")
+POLICY_NAMES = (
+    "gold", "buggy-then-fix", "never", "tester", "steps:N", "mix:POLICY@GLOB,…", "replay:FILE", "generate",
+)  # fmt: skip
 
 
 class PolicyError(Exception):
@@ -144,6 +148,8 @@ def parse_policy(spec: str, *, nested: bool = False) -> Policy:
         return Scripted(spec, _SCRIPTED[spec])
     if spec.startswith("steps:"):
         return Steps(spec, _step_count(spec))
+    if spec == "generate":  # `dataset generate`'s writer, case writer and voters (agents/fakellm/generate.py)
+        return GeneratePolicy()
     if spec.startswith("replay:"):
         return Replay(spec, ReplayBook.load(Path(spec.removeprefix("replay:"))))
     if spec.startswith("mix:") and not nested:

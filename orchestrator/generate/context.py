@@ -1,0 +1,51 @@
+"""What every stage of one generation run shares: settings, state, the Oracle, the models, the bus, limits."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import anyio
+
+from repozero.oracle.actor import Oracle
+from repozero.oracle.config import OracleConfig
+from repozero.orchestrator.bus import EventBus
+from repozero.orchestrator.generate.oracle_stages import ApiListing
+from repozero.orchestrator.generate.records import GenerateSettings
+from repozero.orchestrator.generate.state import GenerateState
+from repozero.wiring import ModelProvider
+
+__all__ = ["GenContext", "package_slug", "slot_names"]
+
+
+@dataclass
+class GenContext:
+    settings: GenerateSettings
+    state: GenerateState
+    oracle: Oracle
+    oracle_config: OracleConfig
+    writer: ModelProvider
+    voters: list[ModelProvider]
+    api: ApiListing
+    bus: EventBus
+    programs: anyio.CapacityLimiter
+    """Program slots in flight at once (each also waits on its endpoint's connections and the Oracle)."""
+    session: int = 0
+    prompts: str = ""
+    run_id: str = ""
+    votes_limiter: anyio.CapacityLimiter = field(default_factory=lambda: anyio.CapacityLimiter(64))
+
+    def work_dir(self, program: str) -> Path:
+        return self.state.program_dir(program)
+
+
+def package_slug(source: str) -> str:
+    """`python-slugify==8.0.4` -> `python-slugify`: the stem of generated sample ids."""
+    name = re.split(r"[=<>!~ ]", source, maxsplit=1)[0]
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "pkg"
+
+
+def slot_names(source: str, files: int) -> list[str]:
+    """The sample ids of the program slots: `roman-g01`, `roman-g02`, …"""
+    return [f"{package_slug(source)}-g{k:02d}" for k in range(1, files + 1)]

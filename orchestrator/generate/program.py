@@ -1,0 +1,182 @@
+"""One program slot up to a program that runs: write it, check it statically, have its inputs proposed,
+validate its environment — writing it again (up to `rewrites` times) when it is rejected or does not run.
+
+Every stage's record is saved as it ends and read back on resume, so no finished stage asks a model again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from repozero.agents.templates import render
+from repozero.errors import ModelError
+from repozero.orchestrator.generate.answers import parse_cases, parse_draft
+from repozero.orchestrator.generate.calls import Conversation
+from repozero.orchestrator.generate.context import GenContext
+from repozero.orchestrator.generate.inputs import check_inputs, interface_text
+from repozero.orchestrator.generate.oracle_stages import validate_environment
+from repozero.orchestrator.generate.records import (
+    CasesStage,
+    Draft,
+    ProgramOutcome,
+    Stage,
+    ValidationStage,
+    WriteStage,
+)
+from repozero.orchestrator.generate.static import check_program
+
+__all__ = ["Ready", "prepare_program", "script_name"]
+
+
+@dataclass
+class Ready:
+    """A program that passed validation: its write, its proposed cases, its folder."""
+
+    write: WriteStage
+    cases: CasesStage
+    validation: ValidationStage
+    folder: Path
+    attempts: list[str]
+
+
+def script_name(program: str) -> str:
+    return program.replace("-", "_") + ".py"
+
+
+def stage_folder(ctx: GenContext, program: str, attempt: int, draft: Draft) -> Path:
+    """The program's folder as the Oracle copies it (rewritten from the record, byte for byte, on resume)."""
+    folder = ctx.work_dir(program) / f"a{attempt}" / "program"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / script_name(program)).write_text(draft.program, encoding="utf-8")
+    return folder
+
+
+def _writer_prompt(ctx: GenContext, program: str) -> str:
+    slot = int(program.rsplit("g", 1)[-1])
+    low, high = ctx.settings.api_calls
+    return render(
+        "gen_sample_writer.md", sample=program, package=ctx.settings.source, slot=slot,
+        files=ctx.settings.files, others=ctx.settings.files - 1, min_calls=low, max_calls=high,
+        api=ctx.api.text,
+    )  # fmt: skip
+
+
+def _rewrite_prompt(reason: str, detail: str) -> str:
+    return render("gen_rewrite.md", reason=reason, detail=detail)
+
+
+async def _write(ctx: GenContext, program: str, chat: Conversation, attempt: int, prompt: str) -> WriteStage:
+    saved = ctx.state.load(program, f"write-{attempt}", WriteStage)
+    if saved is not None:  # the conversation gets the turn back, so a rewrite sees what it rewrites
+        chat.replay(prompt, saved.answer)
+        return saved
+    draft, error, _ = await chat.ask(prompt, parse_draft, retries=0)
+    answer = chat.messages[-1].content
+    if draft is None:
+        stage = WriteStage(
+            attempt=attempt, draft=None, reason="unparsable_answer", detail=error, answer=answer
+        )
+    else:
+        verdict = check_program(draft.program, ctx.api.modules, ctx.settings.api_calls)
+        stage = WriteStage(
+            attempt=attempt, draft=draft, reason=verdict.reason, detail=verdict.detail, api_count=len(verdict.calls),
+            calls=verdict.calls, model=ctx.writer.label, prompt=ctx.prompts, answer=answer,
+        )  # fmt: skip
+    ctx.state.save(program, f"write-{attempt}", stage)
+    return stage
+
+
+async def _cases(ctx: GenContext, program: str, attempt: int, draft: Draft) -> CasesStage:
+    saved = ctx.state.load(program, f"cases-{attempt}", CasesStage)
+    if saved is not None:
+        return saved
+    chat = Conversation(
+        ctx.writer, ctx.bus, episode_id=_episode(ctx, program), role="case_writer", name=f"cases{attempt}"
+    )
+    prompt = render(
+        "gen_case_writer.md", sample=program, package=ctx.settings.source, count=ctx.settings.cases,
+        interface=interface_text(draft.interface), program=draft.program,
+    )  # fmt: skip
+    proposed, error, _ = await chat.ask(prompt, lambda t: parse_cases(t, ctx.settings.cases), retries=1)
+    if proposed is None:
+        stage = CasesStage(attempt=attempt, cases=[], reason="unparsable_answer", detail=error)
+    else:
+        stage = CasesStage(attempt=attempt, cases=check_inputs(proposed, draft.interface))
+    ctx.state.save(program, f"cases-{attempt}", stage)
+    return stage
+
+
+async def _validation(
+    ctx: GenContext, program: str, attempt: int, folder: Path, cases: CasesStage
+) -> ValidationStage:
+    saved = ctx.state.load(program, f"validation-{attempt}", ValidationStage)
+    if saved is not None:
+        return saved
+    stage = await validate_environment(
+        ctx.oracle, ctx.settings, folder, script_name(program), cases.cases, ctx.oracle_config, attempt
+    )
+    ctx.state.save(program, f"validation-{attempt}", stage)
+    return stage
+
+
+def _episode(ctx: GenContext, program: str) -> str:
+    return f"{ctx.run_id}-{program}-s{ctx.session}"
+
+
+async def prepare_program(ctx: GenContext, program: str) -> Ready | ProgramOutcome:
+    """Write, check, propose inputs and validate, with rewrites; a dropped outcome when the budget ends."""
+    chat = Conversation(
+        ctx.writer, ctx.bus, episode_id=_episode(ctx, program), role="sample_writer", name="write"
+    )
+    prompt = _writer_prompt(ctx, program)
+    attempts: list[str] = []
+    outcome = ProgramOutcome(id=program, kept=False)
+    stage: Stage = "write"
+    try:
+        for attempt in range(ctx.settings.rewrites + 1):
+            stage = "write"
+            write = await _write(ctx, program, chat, attempt, prompt)
+            if write.reason is not None or write.draft is None:
+                outcome = ProgramOutcome(
+                    id=program, kept=False, stage="static", reason=write.reason, detail=write.detail
+                )
+                attempts.append(f"static:{write.reason}")
+                prompt = _rewrite_prompt(str(write.reason), write.detail)
+                continue
+            folder = stage_folder(ctx, program, attempt, write.draft)
+            stage = "cases"
+            cases = await _cases(ctx, program, attempt, write.draft)
+            if cases.reason is not None:
+                return ProgramOutcome(
+                    id=program,
+                    kept=False,
+                    stage="cases",
+                    reason=cases.reason,
+                    detail=cases.detail,
+                    attempts=attempts,
+                )
+            validation = await _validation(ctx, program, attempt, folder, cases)
+            if validation.reason is None:
+                return Ready(
+                    write=write, cases=cases, validation=validation, folder=folder, attempts=attempts
+                )
+            outcome = ProgramOutcome(
+                id=program, kept=False, stage="validation", reason=validation.reason, detail=validation.detail,
+                cases_proposed=len(cases.cases),
+            )  # fmt: skip
+            attempts.append(f"validation:{validation.reason}")
+            prompt = _rewrite_prompt(validation.reason, validation.detail)
+    except ModelError as exc:
+        return ProgramOutcome(
+            id=program,
+            kept=False,
+            stage=stage,
+            reason="model_error",
+            detail=str(exc)[:300],
+            attempts=attempts,
+        )
+    return ProgramOutcome(
+        id=outcome.id, kept=False, stage=outcome.stage, reason=outcome.reason, detail=outcome.detail,
+        attempts=attempts[:-1], cases_proposed=outcome.cases_proposed,
+    )  # fmt: skip

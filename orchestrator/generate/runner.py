@@ -1,0 +1,135 @@
+"""`repozero dataset generate`, opened: the Oracle, the writer's and voters' models, the trace writer, the
+live display and the resume state, around every program slot run concurrently; then the dataset, written
+whole, and the summary."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from functools import partial
+from pathlib import Path
+
+import anyio
+
+from repozero.agents.fakellm import fake_policy
+from repozero.config import Config
+from repozero.errors import RepoZeroError, UsageError
+from repozero.log import get_logger, run_log
+from repozero.oracle import open_oracle
+from repozero.oracle.actor import Oracle
+from repozero.orchestrator.bus import EventBus
+from repozero.orchestrator.display import DisplayMode, RunProgress, show_progress
+from repozero.orchestrator.generate.assemble import write_generated
+from repozero.orchestrator.generate.calls import prompt_versions
+from repozero.orchestrator.generate.context import GenContext, slot_names
+from repozero.orchestrator.generate.oracle_stages import ApiListing, list_api
+from repozero.orchestrator.generate.pipeline import run_programs
+from repozero.orchestrator.generate.records import GenerateSettings, ProgramOutcome
+from repozero.orchestrator.generate.state import GenerateState
+from repozero.orchestrator.generate.summary import GenerateSummary, summarize
+from repozero.orchestrator.limits import AdaptiveGauge, LimiterQueue, queue_of
+from repozero.records import Record
+from repozero.runtime import until_signal
+from repozero.traces import TraceSink, TraceWriter
+from repozero.wiring import ModelProvider, open_model
+
+__all__ = ["generate_dataset"]
+
+log = get_logger(__name__)
+
+
+class GenerateInterrupted(RepoZeroError):
+    """A signal stopped the run; every finished stage is saved (`--resume` continues)."""
+
+    exit_code = 130
+
+
+class _Api(Record, kw_only=True):
+    modules: list[str]
+    text: str
+
+
+async def generate_dataset(
+    config: Config, settings: GenerateSettings, out: Path, *, resume: bool = False,
+    display: DisplayMode = "auto", concurrency: int | None = None, sinks: tuple[TraceSink, ...] = (),
+) -> GenerateSummary:  # fmt: skip
+    """Generate a dataset at `out` (resuming the run `OUT.generate/` holds, with `resume`)."""
+    if settings.language != "python":
+        raise UsageError("--debian-package: C/C++ generation is not implemented yet (docs/generate.md)")
+    state = GenerateState.open(out, settings, resume)
+    started = time.monotonic()
+    async with AsyncExitStack() as stack:
+        stack.enter_context(run_log(state.root))
+        oracle = await stack.enter_async_context(open_oracle(config.oracle, sandbox=config.sandbox))
+        providers = {name: await stack.enter_async_context(_open(config, name, settings.seed))
+                     for name in dict.fromkeys([settings.model, *settings.voters])}  # fmt: skip
+        own: list[TraceSink] = []
+        if config.traces.enabled:
+            writer_id = f"w{int(time.time())}-{secrets.token_hex(3)}"
+            own.append(await stack.enter_async_context(
+                TraceWriter(state.root / "traces", config.traces, writer_id=writer_id)))  # fmt: skip
+        ctx = GenContext(
+            settings=settings, state=state, oracle=oracle, oracle_config=config.oracle,
+            writer=providers[settings.model], voters=[providers[v] for v in settings.voters],
+            api=await _api(state, oracle, settings), bus=EventBus([*own, *sinks]),
+            programs=anyio.CapacityLimiter(concurrency or config.run.concurrency or settings.files),
+            session=state.next_session(), prompts=prompt_versions(), run_id=f"gen-{state.root.name}",
+        )  # fmt: skip
+        outcomes = await _run_with_display(ctx, config, display)
+    digest = write_generated(ctx, out, outcomes)
+    calls = ctx.bus.counts["ModelCalled"]
+    log.info("dataset_generated", out=str(out), kept=sum(o.kept for o in outcomes.values()), calls=calls)
+    return summarize(settings.source, str(out), digest, outcomes, calls, time.monotonic() - started)
+
+
+def _open(config: Config, name: str, seed: int) -> AbstractAsyncContextManager[ModelProvider]:
+    """A model by name; a `fake:POLICY` one gets the run's latency (`run.fake_latency_ms`) and seed."""
+    fake: dict[str, object] = {}
+    if fake_policy(name) is not None:
+        fake = {
+            "seed": seed,
+            **({"latency_ms": config.run.fake_latency_ms} if config.run.fake_latency_ms else {}),
+        }
+    return open_model(config, name, **fake)
+
+
+async def _api(state: GenerateState, oracle: Oracle, settings: GenerateSettings) -> ApiListing:
+    """The package's API listing, read once per run and kept (a resumed run shows the writer the same)."""
+    saved = state.load_root("api", _Api)
+    if saved is None:
+        listing = await list_api(oracle, settings, state.root)
+        saved = _Api(modules=listing.modules, text=listing.text)
+        state.save_root("api", saved)
+    return ApiListing(saved.modules, saved.text)
+
+
+def _saturation(ctx: GenContext) -> dict[str, LimiterQueue]:
+    queues = {"programs": queue_of(ctx.programs), "votes": queue_of(ctx.votes_limiter)}
+    for provider in dict.fromkeys([ctx.writer, *ctx.voters]):
+        gauge = AdaptiveGauge(provider.models.endpoint(provider.endpoint).limiter)
+        queues[f"model:{provider.label}"] = queue_of(gauge)
+    return queues
+
+
+async def _run_with_display(
+    ctx: GenContext, config: Config, display: DisplayMode
+) -> dict[str, ProgramOutcome]:
+    programs = slot_names(ctx.settings.source, ctx.settings.files)
+    done = sum(ctx.state.load(p, "outcome", ProgramOutcome) is not None for p in programs)
+    progress = RunProgress(len(programs), done, partial(_saturation, ctx))
+    ctx.bus.subscribe(progress)
+    outcomes: dict[str, ProgramOutcome] = {}
+
+    async def work() -> None:
+        outcomes.update(await run_programs(ctx, programs))
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(show_progress, progress, display, config.run.progress_interval_s)
+        interrupted = await until_signal([work], event="generate_interrupted")
+        tg.cancel_scope.cancel()
+    if interrupted:
+        raise GenerateInterrupted(
+            f"interrupted: run again with the same flags and --resume ({ctx.state.root})"
+        )
+    return outcomes

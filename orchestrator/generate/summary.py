@@ -1,0 +1,104 @@
+"""The end of a generation run: what was kept and dropped, per stage and per reason (`--json` prints it)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rich.console import Console
+from rich.table import Table
+
+from repozero.datasets import Vote
+from repozero.orchestrator.generate.records import ProgramOutcome
+from repozero.records import Record
+
+__all__ = ["GenerateSummary", "print_summary", "summarize"]
+
+
+class ProgramLine(Record, kw_only=True):
+    id: str
+    kept: bool
+    stage: str | None = None
+    reason: str | None = None
+    detail: str = ""
+    rewrites: list[str] = []
+    cases_proposed: int = 0
+    cases_kept: int = 0
+    case_reasons: dict[str, int] = {}
+    api_count: int = 0
+    lines_reached: int = 0
+    difficulty: str | None = None
+    category: str | None = None
+    decided: str = ""
+    votes: list[Vote] = []
+
+
+class GenerateSummary(Record, kw_only=True):
+    source: str
+    out: str
+    content_hash: str
+    files: int
+    kept: int
+    dropped: int
+    stages: dict[str, dict[str, int]]
+    """stage -> reason -> programs stopped there (a write sent back for a rewrite counts at its stage too)."""
+    cases: dict[str, int]
+    """proposed, kept, and dropped per reason, over every program that reached the filter."""
+    model_calls: int
+    seconds: float
+    programs: list[ProgramLine]
+
+
+def summarize(
+    source: str, out: str, digest: str, outcomes: dict[str, ProgramOutcome], calls: int, seconds: float
+) -> GenerateSummary:
+    stages: dict[str, Counter[str]] = {}
+    cases: Counter[str] = Counter()
+    for o in outcomes.values():
+        for attempt in o.attempts:
+            stage, _, reason = attempt.partition(":")
+            stages.setdefault(stage, Counter())[reason] += 1
+        if not o.kept:
+            stages.setdefault(str(o.stage), Counter())[str(o.reason)] += 1
+        cases["proposed"] += o.cases_proposed
+        cases["kept"] += o.cases_kept
+        cases.update({f"dropped:{k}": v for k, v in o.case_reasons.items()})
+    return GenerateSummary(
+        source=source, out=out, content_hash=digest, files=len(outcomes),
+        kept=sum(o.kept for o in outcomes.values()), dropped=sum(not o.kept for o in outcomes.values()),
+        stages={s: dict(sorted(c.items())) for s, c in sorted(stages.items())}, cases=dict(sorted(cases.items())),
+        model_calls=calls, seconds=round(seconds, 3), programs=[_line(o) for o in outcomes.values()],
+    )  # fmt: skip
+
+
+def _line(o: ProgramOutcome) -> ProgramLine:
+    return ProgramLine(
+        id=o.id, kept=o.kept, stage=o.stage, reason=o.reason, detail=o.detail, rewrites=o.attempts,
+        cases_proposed=o.cases_proposed, cases_kept=o.cases_kept, case_reasons=o.case_reasons,
+        api_count=o.api_count, lines_reached=o.lines_reached, difficulty=o.difficulty, category=o.category,
+        decided=o.rule, votes=o.votes,
+    )  # fmt: skip
+
+
+def _votes(line: ProgramLine) -> str:
+    return " ".join(v.difficulty or "abstain" for v in line.votes)
+
+
+def print_summary(summary: GenerateSummary) -> None:
+    console = Console(highlight=False)
+    table = Table(
+        title=f"{summary.source}: {summary.kept} kept, {summary.dropped} dropped of {summary.files}"
+    )
+    for column in ("program", "result", "rewrites", "cases kept", "difficulty (votes)", "category"):
+        table.add_column(column, overflow="fold")
+    for p in summary.programs:
+        result = "kept" if p.kept else f"dropped at {p.stage}: {p.reason}"
+        difficulty = f"{p.difficulty} ({_votes(p)}; {p.decided})" if p.kept else ""
+        table.add_row(
+            p.id, result, ", ".join(p.rewrites) or "—", f"{p.cases_kept}/{p.cases_proposed}", difficulty,
+            p.category or "",
+        )  # fmt: skip
+    console.print(table)
+    for stage, reasons in summary.stages.items():
+        console.print(f"stage {stage}: " + ", ".join(f"{r} {n}" for r, n in reasons.items()))
+    console.print("cases: " + ", ".join(f"{k} {v}" for k, v in summary.cases.items()))
+    console.print(f"dataset: {summary.out}  content_hash: {summary.content_hash}")
