@@ -1,0 +1,78 @@
+"""cjson-build: an object from named arguments with cJSON's constructors (cJSON 1.7.15, Debian)."""
+
+from ckit import SHELL_METAS, CSampleDef, arg, c
+
+COMPACT = ("--format", "compact")
+
+CASES = [
+    c(
+        "--name",
+        "Ada",
+        "--age",
+        "36",
+        "--active",
+        "true",
+        "--tags",
+        "math,code",
+        desc="basic: every member, pretty",
+    ),
+    c(*COMPACT, "--name", "Bob", "--tags", "x", desc="basic: compact, two members"),
+    c("--age", "2.5", "--active", "false", desc="basic: a fraction and false"),
+    c(desc="basic: no member gives an empty object"),
+    c("--tags", "a,,b", desc="empty pieces between commas are kept"),
+    c(*COMPACT, "--tags", ",lead,trail,", desc="leading and trailing commas"),
+    c(*COMPACT, "--tags", "", desc="an empty --tags is one empty string"),
+    c(*COMPACT, "--tags", ",,,", desc="only commas"),
+    c(*COMPACT, "--age", "-17", desc="negative number"),
+    c(*COMPACT, "--age", "-0", desc="negative zero"),
+    c(*COMPACT, "--age", "123456789012345678", desc="a big integer needs 17 digits"),
+    c(*COMPACT, "--age", "1e400", desc="overflow to infinity prints null"),
+    c(*COMPACT, "--age", "1e-400", desc="underflow to zero"),
+    c(*COMPACT, "--age", "0.1", desc="0.1"),
+    c(*COMPACT, "--age", "2E+3", desc="upper-case exponent"),
+    c("--age", "12abc", desc="error: not a number"),
+    c("--age", "", desc="error: empty number"),
+    c("--age", "+5", desc="error: a plus sign is refused"),
+    c("--age", ".5", desc="error: no leading digit"),
+    c("--age", "0x10", desc="error: hex"),
+    c("--active", "yes", desc="error: active must be true or false"),
+    c("--format", "xml", "--name", "x", desc="error: unknown format"),
+    c(*COMPACT, "--name", "", desc="an empty name"),
+    c(*COMPACT, "--name", 'quote " backslash \\ slash /', desc="escaped characters in a string"),
+    c(*COMPACT, "--name", "line1\nline2\ttab\x01", desc="control characters are escaped"),
+    c(*COMPACT, "--name", "Ünïcödé ✓ 😀", "--tags", "日本,中文", desc="Unicode stays raw"),
+    c("--name", "x" * 3000, "--tags", ",".join(str(i) for i in range(300)), desc="huge: long name, 300 tags"),
+    c(*COMPACT, "--tags", ",".join(SHELL_METAS), desc="shell metacharacters as tags"),
+    *[c(*COMPACT, "--name", s, desc="shell metacharacters stay literal") for s in SHELL_METAS[:3]],
+    c("--name", "a", "--name", "b", desc="a repeated name: the last wins"),
+    c("--colour", "red", desc="usage error (exit 2): unknown name, dropped by the Oracle"),
+]
+
+SAMPLE = CSampleDef(
+    id="cjson-build",
+    package="libcjson-dev",
+    language="c",
+    program="cjson_build.c",
+    category="parsing/serialization",
+    api=[
+        "cJSON_CreateObject",
+        "cJSON_AddStringToObject",
+        "cJSON_AddNumberToObject",
+        "cJSON_AddBoolToObject",
+        "cJSON_CreateStringArray",
+        "cJSON_AddItemToObject",
+        "cJSON_Print",
+        "cJSON_PrintUnformatted",
+        "cJSON_Delete",
+    ],
+    args=[
+        arg("name", "str", "a string member"),
+        arg("age", "str", "a number member: -?digits(.digits)?([eE][+-]?digits)?"),
+        arg("active", "str", "a boolean member: true or false"),
+        arg("tags", "str", "an array of strings, split on every comma"),
+        arg("format", "str", "pretty (default) or compact"),
+    ],
+    stdin="none",
+    cases=CASES,
+    reach_files=["libsrc:cjson/cJSON.c"],
+)
