@@ -7,6 +7,7 @@ hidden cases: it gets the task view, the cases already known, and the current fa
 from __future__ import annotations
 
 import json
+import random
 import re
 import shlex
 from collections.abc import Sequence
@@ -86,10 +87,13 @@ class InputProposer:
         *,
         hooks: AgentHooks | None = None,
         max_attempts: int = 3,
+        choice: random.Random | None = None,
     ) -> None:
+        """`choice`: which `count` of more valid proposals are kept (a seeded draw; None: the first)."""
         self.model, self.scaffold, self.limits = model, scaffold, limits
         self.hooks = hooks or NullHooks()
         self.max_attempts = max_attempts
+        self.choice = choice
 
     def prompt(
         self, view: TaskView, count: int, known: Sequence[ShownCase], failures: Sequence[Failure]
@@ -142,7 +146,13 @@ class InputProposer:
             if len(accepted) >= count or not rejected:
                 break
             self._ask_again(conv, rejected, count - len(accepted), reply_to)
-        return self._done(accepted[:count], rejected, budget.result("submitted"))
+        return self._done(self._keep(accepted, count), rejected, budget.result("submitted"))
+
+    def _keep(self, accepted: list[ProposedInput], count: int) -> list[ProposedInput]:
+        """`count` of the valid proposals, in the order proposed: a seeded draw when there are more."""
+        if len(accepted) <= count or self.choice is None:
+            return accepted[:count]
+        return [accepted[i] for i in sorted(self.choice.sample(range(len(accepted)), count))]
 
     def _done(
         self, accepted: list[ProposedInput], rejected: list[str], result: AgentResult

@@ -78,3 +78,7 @@ class RunContext:
     oracle_timeout_s: float = 10.0
     oracle_output_cap: int = 1 << 20
     archive: bool = True
+    seed: int = 0
+    """The run's seed; with `cell_key` it derives every episode's (orchestrator/seeds.py)."""
+    cell_key: str = ""
+    """The run's science key (sweep_plan.science): a sweep cell's key, or what a plain run's would be."""

@@ -42,6 +42,7 @@ from repozero.orchestrator.events import (
     visible_grade_event,
 )
 from repozero.orchestrator.results import CaseRow, EpisodeResult, RoundResult
+from repozero.orchestrator.seeds import SeededModel, call_seed, episode_seed, seeded_rng
 from repozero.orchestrator.source_access import SourceAccess
 from repozero.orchestrator.tracing import EpisodeHooks
 from repozero.sandbox import CaseInput, Sandbox, SandboxSpec
@@ -59,6 +60,8 @@ class Episode:
         self.sample: Sample = ctx.dataset.sample(sample_id)
         self.attempt = attempt
         self.episode_id = episode_id
+        self.seed = episode_seed(ctx.seed, ctx.cell_key, sample_id, attempt)
+        """Every model call's seed and the tester's choices derive from it (orchestrator/seeds.py)."""
         self.try_tag = secrets.token_hex(3)
         """Conversation ids are unique per try, so a retried episode never shares prefixes with the last."""
         p = ctx.protocol
@@ -165,7 +168,7 @@ class Episode:
         self.timings["sandbox"] += result.agent_s
 
     async def _coder(self, r: int, box: Sandbox, conv: Conversation) -> AgentResult:
-        model = self.ctx.provider.session(conv.conversation_id)
+        model = SeededModel(self.ctx.provider.session(conv.conversation_id), self.seed, "coder", r)
         agent = build_agent(
             self.ctx.scaffold,
             model,
@@ -235,10 +238,11 @@ class Episode:
         """The tester proposes inputs; the Oracle grounds them; dropped inputs are never used."""
         conv_id = f"{self.episode_id}-{self.try_tag}-tester-{r}"
         tester = InputProposer(
-            self.ctx.provider.session(conv_id),
+            SeededModel(self.ctx.provider.session(conv_id), self.seed, "tester", r),
             self.ctx.scaffold,
             self.ctx.tester_limits,
             hooks=self._hooks("tester", conv_id, r),
+            choice=seeded_rng(call_seed(self.seed, "tester", r, -1), "tester_choice"),
         )
         known = [
             ShownCase(

@@ -21,6 +21,7 @@ from repozero.orchestrator.manifest import MANIFEST_NAME, RunManifest, new_manif
 from repozero.orchestrator.observe import ObservedBackend
 from repozero.orchestrator.protocols import Protocol
 from repozero.orchestrator.spec import EpisodeKey, RunSpec, plan_episodes
+from repozero.orchestrator.sweep_plan import cell_key, science
 from repozero.sandbox import SandboxSpec
 from repozero.wiring import ModelProvider, model_endpoint
 
@@ -89,8 +90,10 @@ def run_context(
     protocol: Protocol,
     run_id: str,
     run_dir: Path,
+    dataset_hash: str = "",
     **parts: object,
 ) -> RunContext:
+    """`dataset_hash` (the manifest's) goes into the run's science key, which seeds its episodes."""
     return RunContext(
         run_id=run_id,
         run_dir=run_dir,
@@ -104,5 +107,7 @@ def run_context(
         policy=protocol.grading_policy(config.sandbox.output_cap),
         oracle_timeout_s=config.oracle.timeout_s,
         oracle_output_cap=config.oracle.output_cap,
+        seed=spec.seed,
+        cell_key=cell_key(science(config, spec, dataset_hash)),
         **parts,  # type: ignore[arg-type]
     )

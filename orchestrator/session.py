@@ -149,6 +149,7 @@ class Session:
                 protocol,
                 manifest.run_id,
                 scratch,
+                manifest.dataset_hash,
                 backend=observed,
                 oracle=ObservedOracle(oracle, actions),
                 provider=oprovider,

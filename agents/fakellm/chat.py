@@ -77,6 +77,8 @@ class ChatRequest(Record):
     stream: bool = False
     include_usage: bool = False
     """`stream_options.include_usage`: a last chunk with the usage (OpenAI streams only)."""
+    seed: int | None = None
+    """The request's `seed` (OpenAI API): the server's draws for this request come from it."""
 
     def tool(self, name: str) -> ToolSpec | None:
         return next((t for t in self.tools if t.name == name), None)

@@ -93,6 +93,7 @@ class FakeServer:
         self.policy = parse_policy(config.policy)
         self.shelf = SampleShelf(dataset if dataset is not None else load_dataset(config.dataset))
         self.rng = random.Random(config.seed)
+        self.seeds_seen: Counter[int] = Counter()
         self.jitter = parse_jitter(config.latency_jitter)
         self.stats = Stats()
         self.app = self._build_app()
@@ -146,8 +147,9 @@ class FakeServer:
             chat = parse(msgspec.json.decode(raw))
         except (msgspec.DecodeError, BadRequest) as exc:
             return _json(error(400, f"bad request: {exc}"), 400)
-        fault = choose_fault(self.rng, self.config.fault_rate, self.config.faults)
-        await anyio.sleep(sample_latency_s(self.rng, self.config.latency_ms, self.jitter))
+        rng = self._dice(chat.seed)
+        fault = choose_fault(rng, self.config.fault_rate, self.config.faults)
+        await anyio.sleep(sample_latency_s(rng, self.config.latency_ms, self.jitter))
         if fault is not None:
             self.stats.faults[fault] += 1
             log.debug("fake_llm_fault", api=api, kind=fault, serial=serial)
@@ -212,6 +214,16 @@ class FakeServer:
                 await response.write(event)
         await response.write_eof()
         return response
+
+    def _dice(self, seed: int | None) -> random.Random:
+        """The draws for one request: from its `seed` (and how often that seed came before, so a retry
+        rolls again) when it has one — the same whatever order concurrent requests arrive in — else from
+        the server's one generator."""
+        if seed is None:
+            return self.rng
+        again = self.seeds_seen[seed]
+        self.seeds_seen[seed] += 1
+        return random.Random(f"{self.config.seed}/{seed}/{again}")
 
     def _reply(self, chat: ChatRequest, fault: str | None) -> Reply:
         header = find_header(chat.messages)

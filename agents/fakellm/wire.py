@@ -98,6 +98,7 @@ def parse_openai(raw: Any) -> ChatRequest:
         include_usage=bool(
             isinstance(options := body.get("stream_options"), dict) and options.get("include_usage")
         ),
+        seed=_int(body, "seed"),
     )
 
 
