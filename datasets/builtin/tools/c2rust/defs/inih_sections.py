@@ -25,6 +25,7 @@ CASES = [
     c(stdin="[broken\nk=v\n[ok]\nk=w\n", desc="an unclosed section is an error, parsing goes on"),
     c(stdin="[a] trailing\nk=v\n", desc="text after ] is ignored"),
     c(stdin="[a ; comment]\nk=v\n", desc="an inline comment inside brackets"),
+    c(stdin="[s]\nword ; k=v\nk=w\n", desc="an inline comment before any separator: an error"),
     c(stdin="[ spaced ]\n k = v \n", desc="spaces inside brackets are kept"),
     c(stdin="\ufeff[bom]\nk=v\n", desc="a UTF-8 BOM"),
     c(stdin="[a]\r\nk=v\r\n", desc="CRLF"),

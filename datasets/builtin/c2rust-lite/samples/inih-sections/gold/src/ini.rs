@@ -97,7 +97,7 @@ pub fn parse_lines<'a>(
             }
         } else {
             let end = find_chars_or_comment(start, b"=:");
-            if end < start.len() {
+            if end < start.len() && matches!(start[end], b'=' | b':') {
                 let name = rstrip(&start[..end]);
                 let value = &start[end + 1..];
                 let value = rstrip(lskip(&value[..find_chars_or_comment(value, b"")]));
