@@ -69,7 +69,7 @@ SAMPLE = CSampleDef(
     language="c",
     program="inih_readers.c",
     category="parsing/serialization",
-    api=["ini_parse_string", "ini_parse_file", "ini_parse_stream", "ini_reader"],
+    api=["ini_parse_string", "ini_parse_file", "ini_parse_stream"],
     args=[
         arg("mode", "str", "string (default), file or stream"),
         arg("chunk", "str", "stream mode: at most this many bytes per reader call (1-1000, default 16)"),
