@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Iterable
 from dataclasses import replace
 from types import TracebackType
 
@@ -120,7 +120,7 @@ class RolloutEngine:
         *,
         filters: Filters | None = None,
         max_groups: int | None = None,
-    ) -> AsyncIterator[Group]:
+    ) -> AsyncGenerator[Group, None]:
         """Run the groups `requests` ask for, concurrently; yield each as it completes.
 
         `requests` may be an async iterable (a trainer feeding prompts as it goes); `max_groups` caps the

@@ -1,0 +1,120 @@
+"""What the rollout engine costs over a run of the same episodes: G groups of N through `RolloutEngine`
+against the same G × N episodes through `repozero run`.
+
+Both phases use the loopback model (`fake:steps:K`: K trivial commands, then a submission — K+1 calls per
+episode — at `--latency-ms` per call), ACE rounds 0, the same concurrency, on a dataset of G samples made
+here (copies of the fixture sample `fx-slug`, so every episode does the same work). Each phase runs in a
+fresh process timed end to end (process start, session opened, episodes, parts closed):
+
+- run: `repozero run --attempts N --concurrency C` over the G samples (results and traces written, as a
+  run does);
+- engine: a `Session` without a run directory and `RolloutEngine.stream` over G `GroupRequest`s of N,
+  every trajectory's token data assembled (nothing written).
+
+The last line is `rollout_overhead: <engine wall / run wall>` (target ≤ 1.05); episodes/s of both are
+printed above it.
+
+    python benchmarks/rollouts.py [--groups 32] [--n 8] [--latency-ms 1000] [--concurrency 64] [--steps 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import aclosing
+from pathlib import Path
+
+import anyio
+
+FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "fakellm"
+SAMPLE = "fx-slug"
+
+
+def make_dataset(root: Path, groups: int) -> list[str]:
+    """`groups` copies of the fixture sample under ids g00, g01, …; returns the ids."""
+    shutil.copy(FIXTURE / "dataset.toml", root / "dataset.toml")
+    ids = [f"g{i:02d}" for i in range(groups)]
+    for sample_id in ids:
+        folder = root / "samples" / sample_id
+        shutil.copytree(FIXTURE / "samples" / SAMPLE, folder)
+        record = json.loads((folder / "sample.json").read_text(encoding="utf-8"))
+        record["id"] = sample_id
+        (folder / "sample.json").write_text(json.dumps(record), encoding="utf-8")
+    return ids
+
+
+def timed(cmd: list[str]) -> tuple[float, str]:
+    started = time.monotonic()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr[-3000:]}")
+    return time.monotonic() - started, proc.stdout
+
+
+async def engine_phase(args: argparse.Namespace) -> None:
+    """The engine phase, in its own process: prints the trajectories it got and how many were exact."""
+    from repozero import RunSpec, Session, load_config
+    from repozero.rollouts import GroupRequest, RolloutEngine
+
+    config = load_config(overrides=[f"run.fake_latency_ms={args.latency_ms}", "traces.fsync=false"])
+    spec = RunSpec(
+        dataset=args.dataset, model=f"fake:steps:{args.steps}", ace_rounds=0, concurrency=args.concurrency
+    )
+    got = exact = 0
+    async with Session.open(config, spec) as s, RolloutEngine(s) as engine:
+        requests = [GroupRequest(sample_id=sample.id, n=args.n) for sample in s.dataset.samples]
+        async with aclosing(engine.stream(requests)) as groups:
+            async for group in groups:
+                got += len(group.trajectories)
+                exact += sum(t.token_fidelity == "exact" and not t.segmented for t in group.trajectories)
+    print(json.dumps({"trajectories": got, "exact": exact}))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--groups", type=int, default=32)
+    parser.add_argument("--n", type=int, default=8)
+    parser.add_argument("--latency-ms", type=float, default=1000)
+    parser.add_argument("--concurrency", type=int, default=64)
+    parser.add_argument("--steps", type=int, default=3)
+    parser.add_argument("--phase", choices=["engine"], help=argparse.SUPPRESS)
+    parser.add_argument("--dataset", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.phase == "engine":
+        anyio.run(engine_phase, args, backend_options={"use_uvloop": True})  # as `repozero run` runs
+        return
+    episodes = args.groups * args.n
+    with tempfile.TemporaryDirectory(prefix="rz-rollouts-bench-") as tmp:
+        root = Path(tmp)
+        (root / "data").mkdir()
+        make_dataset(root / "data", args.groups)
+        common = ["--set", f"run.fake_latency_ms={args.latency_ms}", "--set", "traces.fsync=false"]
+        model = f"fake:steps:{args.steps}"
+        run_cmd = [sys.executable, "-m", "repozero", *common, "run", "--dataset", str(root / "data")]
+        run_cmd += ["--model", model, "--ace-rounds", "0", "--attempts", str(args.n)]
+        run_cmd += ["--concurrency", str(args.concurrency), "--display", "off", "--out", str(root / "run")]
+        run_s, _ = timed(run_cmd)
+        engine_cmd = [sys.executable, __file__, "--phase", "engine", "--dataset", str(root / "data")]
+        engine_cmd += ["--n", str(args.n), "--latency-ms", str(args.latency_ms)]
+        engine_cmd += ["--concurrency", str(args.concurrency), "--steps", str(args.steps)]
+        engine_s, out = timed(engine_cmd)
+    got = json.loads(out.strip().splitlines()[-1])
+    if got["trajectories"] != episodes:
+        sys.exit(f"the engine returned {got['trajectories']} trajectories of {episodes}")
+    print(
+        f"episodes: {episodes} ({args.groups} groups of {args.n}), {args.steps + 1} calls each at "
+        f"{args.latency_ms:.0f} ms, concurrency {args.concurrency}; exact single-stream trajectories: "
+        f"{got['exact']}/{episodes}"
+    )
+    print(f"run_wall_s: {run_s:.1f}  run_episodes_per_s: {episodes / run_s:.2f}")
+    print(f"engine_wall_s: {engine_s:.1f}  engine_episodes_per_s: {episodes / engine_s:.2f}")
+    print(f"rollout_overhead: {engine_s / run_s:.3f}")
+
+
+if __name__ == "__main__":
+    main()
