@@ -41,7 +41,7 @@ from repozero.orchestrator.events import (
     round_finished_event,
     visible_grade_event,
 )
-from repozero.orchestrator.results import CaseRow, EpisodeResult, RoundResult
+from repozero.orchestrator.results import EpisodeResult, RoundResult
 from repozero.orchestrator.seeds import SeededModel, call_seed, episode_seed, seeded_rng
 from repozero.orchestrator.source_access import SourceAccess
 from repozero.orchestrator.tracing import EpisodeHooks
@@ -362,19 +362,9 @@ class Episode:
             wall_s=wall,
         )
         self.rounds.append(result)
-        rows = [
-            CaseRow(case_id=c.id, kind=c.visibility, status=c.status, exit_code=c.exit_code, wall_s=c.wall_s)
-            for c in hidden.cases
-        ]
         fresh_ids = {c.id for c in self.fresh}
-        rows += [
-            CaseRow(case_id=c.id, kind="fresh", status=c.status, exit_code=c.exit_code, wall_s=c.wall_s)
-            for c in visible.cases
-            if c.id in fresh_ids
-        ]
-        self.ctx.store.record_round(self.episode_id, result, rows)
         self.ctx.bus.emit(
-            round_finished_event(self.episode_id, r, result, visible, hidden, feedback, failing)
+            round_finished_event(self.episode_id, r, result, visible, hidden, fresh_ids, feedback, failing)
         )
 
     def _result(self) -> EpisodeResult:

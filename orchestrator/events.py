@@ -13,12 +13,11 @@ from typing import Any
 from repozero.datasets import Case
 from repozero.oracle import Verdict
 from repozero.oracle.grading import SampleGrade
-from repozero.orchestrator.results import EpisodeResult, RoundResult
+from repozero.orchestrator.results import CaseRow, EpisodeResult, EpisodeScored, RoundResult, RoundScored
 from repozero.orchestrator.spec import EpisodeKey
 from repozero.records import Record
 from repozero.sandbox import CaseInput
 from repozero.traces import (
-    EpisodeFinished,
     EpisodeRecord,
     EpisodeStarted,
     EpisodeStartRecord,
@@ -31,7 +30,6 @@ from repozero.traces import (
     OracleAnswerRecord,
     OracleVerdict,
     Rewards,
-    RoundFinished,
     RoundRecord,
     Usage,
     VisibleCaseResult,
@@ -163,11 +161,14 @@ def episode_rewards(result: EpisodeResult, rounds: list[RoundResult]) -> Rewards
 
 
 def episode_finished_event(
-    tag: EpisodeTag, result: EpisodeResult, rewards: Rewards, started: float
-) -> EpisodeFinished:
+    tag: EpisodeTag, result: EpisodeResult, rewards: Rewards, started: float, status: str = "finished"
+) -> EpisodeScored:
+    """The episode's trace record, and its result for the store (`status`: finished or infra_failed)."""
     reason = result.termination
     t = result.timings
-    return EpisodeFinished(
+    return EpisodeScored(
+        result=result,
+        status=status,
         episode=EpisodeRecord(
             episode_id=result.episode_id,
             run_id=tag.run_id,
@@ -198,7 +199,7 @@ def episode_finished_event(
             started_at=started,
             finished_at=time.time(),
             error=result.infra_detail,
-        )
+        ),
     )
 
 
@@ -208,10 +209,23 @@ def round_finished_event(
     result: RoundResult,
     visible: SampleGrade,
     hidden: SampleGrade,
+    fresh_ids: set[str],
     feedback: str | None,
     failing: int,
-) -> RoundFinished:
-    return RoundFinished(
+) -> RoundScored:
+    """The round's trace record, and for the store its result and a row per hidden and fresh case."""
+    rows = [
+        CaseRow(case_id=c.id, kind=c.visibility, status=c.status, exit_code=c.exit_code, wall_s=c.wall_s)
+        for c in hidden.cases
+    ]
+    rows += [
+        CaseRow(case_id=c.id, kind="fresh", status=c.status, exit_code=c.exit_code, wall_s=c.wall_s)
+        for c in visible.cases
+        if c.id in fresh_ids
+    ]
+    return RoundScored(
+        result=result,
+        cases=rows,
         round=RoundRecord(
             episode_id=episode_id,
             index=r,
@@ -222,7 +236,7 @@ def round_finished_event(
             fresh_kept=result.fresh_kept,
             feedback=feedback,
             feedback_failing=failing if feedback is not None else 0,
-        )
+        ),
     )
 
 

@@ -1,5 +1,10 @@
 """The results store of a run directory: SQLite in WAL mode, one row per episode, per round and per case.
 
+The store is a sink on the run's event bus, like the trace writer: it writes on `EpisodeStarted`, on
+`RoundScored` and on `EpisodeScored` — the round and episode events carrying, beside their trace record,
+the working result the store keeps (the trace writer persists only the trace record). Subscribed first, so
+an event reaches the traces only once its row committed, and a full disk stops the emitter.
+
 Every write is one short transaction, so a crash leaves the store consistent: an episode is finished
 exactly when its `finished` row committed, and resume restarts every other episode from scratch (its
 partial rounds and cases are deleted first). Hidden cases appear here by id and status only.
@@ -18,9 +23,19 @@ import msgspec
 
 from repozero.errors import DiskFullError, UsageError
 from repozero.records import Record
+from repozero.traces import EpisodeFinished, EpisodeStarted, Event, RoundFinished
 from repozero.vocabulary import TerminationReason
 
-__all__ = ["CaseRow", "EpisodeResult", "EpisodeRow", "ResultsStore", "RoundResult", "check_store"]
+__all__ = [
+    "CaseRow",
+    "EpisodeResult",
+    "EpisodeRow",
+    "EpisodeScored",
+    "ResultsStore",
+    "RoundResult",
+    "RoundScored",
+    "check_store",
+]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS episodes (
@@ -132,6 +147,21 @@ class CaseRow(Record, kw_only=True):
     wall_s: float = 0.0
 
 
+# mypy resolves no `repozero.*` import (the editable folder mapping), so it sees these bases as Any
+class RoundScored(RoundFinished, kw_only=True):  # type: ignore[call-arg,misc]
+    """A round's trace event with the round's result and case rows, for the results store."""
+
+    result: RoundResult
+    cases: list[CaseRow] = []
+
+
+class EpisodeScored(EpisodeFinished, kw_only=True):  # type: ignore[call-arg,misc]
+    """An episode's trace event with its result and store status (`finished` or `infra_failed`)."""
+
+    result: EpisodeResult
+    status: str = "finished"
+
+
 class EpisodeRow(Record, kw_only=True):
     """An episode as the store holds it, whatever its status (reports read these)."""
 
@@ -216,6 +246,16 @@ class ResultsStore:
                 "UPDATE episodes SET status = ?, finished_at = ?, result = ? WHERE episode_id = ?",
                 (status, time.time(), msgspec.json.encode(result).decode(), result.episode_id),
             )
+
+    def emit(self, event: Event) -> None:
+        """The store as a bus sink: one short transaction per episode start, round and end."""
+        match event:
+            case EpisodeStarted(episode=ep):
+                self.start_episode(ep.episode_id, ep.sample, ep.attempt, ep.group_id)
+            case RoundScored():
+                self.record_round(event.round.episode_id, event.result, event.cases)
+            case EpisodeScored():
+                self.finish_episode(event.result, event.status)
 
     def reopen(self, episode_ids: Sequence[str]) -> int:
         """Mark finished episodes `interrupted`, so resume runs them again (their trace never ended)."""
@@ -338,6 +378,10 @@ class RunSummary(Record, kw_only=True):
     interrupted: bool = False
     leaked_containers: int = 0
     """Sandbox containers still there when the backend closed (reaped then; listed in leaked.json)."""
+    model_retries: int = 0
+    """Model calls sent again (rate limits, 5xx, dropped connections, timeouts) by this invocation."""
+    model_retry_wait_s: float = 0.0
+    """Seconds those retries waited (`Retry-After` or backoff): never charged to an agent's time limit."""
 
 
 def summarize(store: ResultsStore, episodes: int, interrupted: bool, *, run_dir: str = "") -> RunSummary:

@@ -153,7 +153,7 @@ class Session:
                 backend=observed,
                 oracle=ObservedOracle(oracle, actions),
                 provider=oprovider,
-                bus=EventBus([*own_sinks, *sinks]),
+                bus=EventBus([store, *own_sinks, *sinks]),  # the store first: see results.py
                 store=store,
                 limiters=limiters if limiters is not None else run_limiters(sizes, observed, oprovider),
             )
@@ -264,7 +264,6 @@ async def _try_episode(ctx: RunContext, key: EpisodeKey, try_no: int) -> Episode
     failure."""
     eid = key.episode_id
     tag = EpisodeTag(run_id=ctx.run_id, model=ctx.model_name, protocol=ctx.protocol.name)
-    ctx.store.start_episode(eid, key.sample, key.attempt, key.sample)
     started = time.time()
     ctx.bus.emit(episode_started_event(tag, key, ctx.dataset.sample(key.sample).package, started))
     with structlog.contextvars.bound_contextvars(episode_id=eid, sample=key.sample, attempt=key.attempt):
@@ -287,8 +286,7 @@ async def _try_episode(ctx: RunContext, key: EpisodeKey, try_no: int) -> Episode
     result = msgspec.structs.replace(
         result, rounds=episode.rounds, reward=compute_reward(REWARD_FORMULA, rewards)
     )
-    ctx.store.finish_episode(result)
-    ctx.bus.emit(episode_finished_event(tag, result, rewards, started))
+    ctx.bus.emit(episode_finished_event(tag, result, rewards, started))  # the store commits it first
     log.info("episode_finished", episode_id=eid, passed=result.passed, rounds=result.rounds_used)
     return result
 
@@ -318,8 +316,9 @@ def _infra_failed(ctx: RunContext, key: EpisodeKey, error: str) -> EpisodeResult
     """Every try failed for infrastructure reasons: recorded once, apart, never scored."""
     result = _infra_result(ctx, key, error)
     tag = EpisodeTag(run_id=ctx.run_id, model=ctx.model_name, protocol=ctx.protocol.name)
-    ctx.store.finish_episode(result, status="infra_failed")
-    ctx.bus.emit(episode_finished_event(tag, result, episode_rewards(result, []), time.time()))
+    ctx.bus.emit(
+        episode_finished_event(tag, result, episode_rewards(result, []), time.time(), status="infra_failed")
+    )
     return result
 
 

@@ -91,6 +91,42 @@ def test_stream_yields_as_episodes_end_and_run_skips_what_the_store_has(tmp_path
     assert (tmp_path / "run" / "results.sqlite").exists() and (tmp_path / "run" / "traces").is_dir()
 
 
+def test_the_store_is_a_sink_on_the_bus_and_commits_before_other_sinks_see_an_event(tmp_path: Path) -> None:
+    from repozero.orchestrator.results import EpisodeScored, ResultsStore, RoundScored
+
+    seen: list[tuple[str, object, object]] = []
+
+    class Watcher:  # a subscriber: what does the store hold when an episode's or a round's event arrives?
+        store: ResultsStore
+
+        def emit(self, event: object) -> None:
+            if isinstance(event, EpisodeScored):
+                seen.append(("episode", event.result, self.store.episode_results()))
+            elif isinstance(event, RoundScored):
+                rounds = self.store.round_results(event.round.episode_id)
+                seen.append(("round", event.result, rounds))
+
+    watcher = Watcher()
+
+    async def main() -> EpisodeResult:
+        async with Session.open(
+            load_config(), spec("fake:buggy-then-fix", ace_rounds=1), run_dir=tmp_path / "run", sinks=[watcher]
+        ) as s:
+            watcher.store = s.store
+            return await s.run_episode("fx-stats")
+
+    result = asyncio.run(main())
+    assert [kind for kind, _, _ in seen] == ["round", "round", "episode"]
+    assert seen[0][2] == [seen[0][1]] and seen[1][2] == [seen[0][1], seen[1][1]]  # committed, in order
+    assert seen[2][2] == [result] and seen[2][1] == result  # the store's row is the result returned
+    reopened = ResultsStore.open_readonly(tmp_path / "run" / "results.sqlite")
+    try:
+        assert reopened.episode_results() == [result]
+        assert {c.kind for c in reopened.case_rows(result.episode_id)} >= {"hidden", "whitebox"}
+    finally:
+        reopened.close()
+
+
 def test_an_episode_may_use_another_endpoint_as_its_policy(tmp_path: Path) -> None:
     async def main() -> tuple[EpisodeResult, EpisodeResult]:
         async with start_fake_server("never", str(FIXTURE)) as url:
