@@ -12,6 +12,7 @@ from msgspec.structs import replace
 from repozero.agents.templates import render
 from repozero.datasets import Vote
 from repozero.errors import ModelError
+from repozero.log import get_logger
 from repozero.orchestrator.generate.answers import parse_ballot
 from repozero.orchestrator.generate.calls import Conversation
 from repozero.orchestrator.generate.context import GenContext
@@ -28,6 +29,8 @@ from repozero.orchestrator.generate.voting import decide
 from repozero.traces import EpisodeFinished, EpisodeRecord, EpisodeStarted, EpisodeStartRecord
 
 __all__ = ["run_program", "run_programs"]
+
+log = get_logger(__name__)
 
 
 async def run_programs(ctx: GenContext, programs: list[str]) -> dict[str, ProgramOutcome]:
@@ -82,6 +85,9 @@ async def _finish(ctx: GenContext, program: str, ready: Ready) -> ProgramOutcome
             ctx.oracle_config,
         )
         ctx.state.save(program, "filter", filtered)
+        log.info(
+            "generate_stage", program=program, stage="filter", kept=len(filtered.kept), reason=filtered.reason
+        )
     base = _outcome(program, ready, filtered)
     if filtered.reason is not None:
         detail = f"{len(filtered.kept)} cases kept, {ctx.settings.min_kept} needed"
@@ -92,6 +98,7 @@ async def _finish(ctx: GenContext, program: str, ready: Ready) -> ProgramOutcome
             ctx.oracle, ctx.settings, ready.folder, script, ready.cases.cases, filtered, ctx.work_dir(program)
         )
         ctx.state.save(program, "coverage", coverage)
+        log.info("generate_stage", program=program, stage="coverage", lines=coverage.lines)
     ballots = await _votes(ctx, program, ready, filtered, coverage)
     difficulty, category, how = decide(ballots, ready.write.api_count, coverage.lines)
     return replace(
@@ -122,6 +129,13 @@ async def _votes(
                     index=index, ballot=await _vote(ctx, program, ready, filtered, coverage, index)
                 )
             ctx.state.save(program, f"vote-{index}", saved)
+            log.info(
+                "generate_stage",
+                program=program,
+                stage="vote",
+                voter=index + 1,
+                abstained=saved.ballot.abstained,
+            )
         ballots[index] = saved.ballot
 
     async with anyio.create_task_group() as tg:

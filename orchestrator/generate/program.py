@@ -11,6 +11,7 @@ from pathlib import Path
 
 from repozero.agents.templates import render
 from repozero.errors import ModelError
+from repozero.log import get_logger
 from repozero.orchestrator.generate.answers import parse_cases, parse_draft
 from repozero.orchestrator.generate.calls import Conversation
 from repozero.orchestrator.generate.context import GenContext
@@ -27,6 +28,8 @@ from repozero.orchestrator.generate.records import (
 from repozero.orchestrator.generate.static import check_program
 
 __all__ = ["Ready", "prepare_program", "script_name"]
+
+log = get_logger(__name__)
 
 
 @dataclass
@@ -84,6 +87,7 @@ async def _write(ctx: GenContext, program: str, chat: Conversation, attempt: int
             calls=verdict.calls, model=ctx.writer.label, prompt=ctx.prompts, answer=answer,
         )  # fmt: skip
     ctx.state.save(program, f"write-{attempt}", stage)
+    log.info("generate_stage", program=program, stage="write", attempt=attempt, reason=stage.reason)
     return stage
 
 
@@ -104,6 +108,7 @@ async def _cases(ctx: GenContext, program: str, attempt: int, draft: Draft) -> C
     else:
         stage = CasesStage(attempt=attempt, cases=check_inputs(proposed, draft.interface))
     ctx.state.save(program, f"cases-{attempt}", stage)
+    log.info("generate_stage", program=program, stage="cases", attempt=attempt, reason=stage.reason)
     return stage
 
 
@@ -117,6 +122,7 @@ async def _validation(
         ctx.oracle, ctx.settings, folder, script_name(program), cases.cases, ctx.oracle_config, attempt
     )
     ctx.state.save(program, f"validation-{attempt}", stage)
+    log.info("generate_stage", program=program, stage="validation", attempt=attempt, reason=stage.reason)
     return stage
 
 
