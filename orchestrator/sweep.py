@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+import anyio
 import msgspec
 import structlog
 
@@ -26,6 +27,7 @@ from repozero.oracle import Oracle, open_oracle
 from repozero.orchestrator.context import Limiters
 from repozero.orchestrator.limits import AdaptiveGauge, effective_config
 from repozero.orchestrator.manifest import MANIFEST_NAME, new_manifest, read_manifest, write_manifest
+from repozero.orchestrator.pool import POOL_FILE, grade_pool
 from repozero.orchestrator.protocols import get_protocol
 from repozero.orchestrator.results import ResultsStore
 from repozero.orchestrator.runlock import RunLock
@@ -45,7 +47,7 @@ from repozero.orchestrator.sweep_spec import SweepSpec, load_sweep_spec
 from repozero.records import Record
 from repozero.runtime import until_signal
 from repozero.textio import read_text
-from repozero.wiring import ModelProvider, model_endpoint, open_provider
+from repozero.wiring import ModelProvider, model_endpoint, open_backend, open_provider
 
 __all__ = ["Sweep", "SweepSummary", "interleave", "open_sweep", "run_sweep"]
 
@@ -117,6 +119,8 @@ def run_sweep(config: Config, sweep: Sweep, *, pilot: int | None = None) -> Swee
         order = interleave(todo, sweep.spec.seed)
         log.info("sweep_started", sweep_dir=str(sweep.dir), cells=len(sweep.cells), todo=len(order))
         interrupted = bool(order) and run_async(_run_all, config, sweep, order)
+        if not interrupted and (order or any(_pool_due(c) for c in sweep.cells)):
+            run_async(_grade_pools, sweep)
         for cell in sweep.cells:
             _close_cell(cell, interrupted)
     return SweepSummary(
@@ -185,6 +189,24 @@ async def _run_all(config: Config, sweep: Sweep, order: list[tuple[str, EpisodeK
         for session in sessions.values():
             session.interrupted = interrupted
         return interrupted
+
+
+def _pool_due(cell: Cell) -> bool:
+    """Episodes ran but their pool was never graded (a stop between the two)."""
+    return (cell.dir / "results.sqlite").exists() and not (cell.dir / POOL_FILE).exists()
+
+
+async def _grade_pools(sweep: Sweep) -> None:
+    """Each cell's attempts graded on their sample's pooled fresh cases (orchestrator/pool.py), once
+    the episodes are over and their traces closed; what an earlier invocation graded is kept."""
+    limiter = anyio.CapacityLimiter(_shared_sizes(sweep.cells)["grading"])
+    for cell in sweep.cells:
+        if not (cell.dir / "results.sqlite").exists():
+            continue
+        resolved = effective_config(run_sizes(cell.config, cell.spec)[0])
+        policy = get_protocol(cell.spec.protocol).grading_policy(cell.config.sandbox.output_cap)
+        async with open_backend(resolved, cell.spec.sandbox, run_id=cell.dir.name) as backend:
+            await grade_pool(cell.dir, sweep.dataset, backend, policy, limiter)
 
 
 def _shared_sizes(cells: list[Cell]) -> dict[str, int]:

@@ -13,7 +13,14 @@ import pytest
 from repozero.orchestrator.report.compute import compute_table
 from repozero.orchestrator.report.paired import paired_comparison, pass_hat_k, sign_test_p
 from repozero.orchestrator.report.samples import SampleAgg
-from repozero.orchestrator.report.selectors import SELECTORS, Candidate, candidates, selected_pass_rate
+from repozero.orchestrator.pool import SamplePool
+from repozero.orchestrator.report.selectors import (
+    POOLED,
+    SELECTORS,
+    Candidate,
+    candidates,
+    selected_pass_rate,
+)
 from repozero.orchestrator.results import RoundResult
 
 
@@ -144,15 +151,50 @@ def test_selectors_by_hand_and_below_pass_at_k() -> None:
     assert selected_pass_rate([s], 2, SELECTORS["fewest tokens"]) == pytest.approx(2 / 3)
     assert selected_pass_rate([s], 2, SELECTORS["random"]) == pytest.approx(1 / 3)
     assert selected_pass_rate([s], 4, SELECTORS["random"]) is None
+    s.pool = POOL
     for score in SELECTORS.values():
         rate = selected_pass_rate([s], 2, score)
         assert rate is not None and rate <= 1 - comb(2, 2) / comb(3, 2) + 1e-12
 
 
+POOL = SamplePool(
+    proposed_by={"p1": [0], "p2": [1], "p3": [2], "p4": [0, 2]},
+    passed={0: ["p1"], 1: ["p1", "p2", "p3", "p4"], 2: ["p3"]},
+)
+
+
+def test_the_pooled_selector_counts_the_offered_attempts_pool_by_hand() -> None:
+    s = attempts_sample([False, True, False])
+    assert selected_pass_rate([s], 2, SELECTORS[POOLED]) is None  # no graded pool: no number
+    s.pool = POOL
+    # {0,1}: pool p1 p2 p4, passes 1 vs 3 → attempt 1 (pass); {0,2}: pool p1 p3 p4, 1 vs 1 → tie (0, 0);
+    # {1,2}: pool p2 p3 p4, 3 vs 1 → attempt 1 (pass) → 2/3
+    assert selected_pass_rate([s], 2, SELECTORS[POOLED]) == pytest.approx(2 / 3)
+    assert selected_pass_rate([s], 3, SELECTORS[POOLED]) == pytest.approx(1.0)
+    ungraded = attempts_sample([False, True, False])
+    ungraded.pool = SamplePool(proposed_by=POOL.proposed_by, passed={0: ["p1"], 1: ["p1"]})  # 2 not graded
+    assert selected_pass_rate([s, ungraded], 2, SELECTORS[POOLED]) is None
+    table = compute_table(["run"], [[s]], budgets=[0], attempts=[3])
+    row = next(r for r in table.rows if r.label == f"best of 2, selector: {POOLED} (no hidden case read)")
+    assert str(row.cells[0]).startswith("66.7% ·")
+
+
 def test_no_hidden_case_reaches_a_selector() -> None:
-    """The canary: what a selector sees is identical whatever the hidden grades are."""
-    assert set(Candidate.__struct_fields__) == {"attempt", "visible_passed", "visible_success_rate", "tokens"}
-    seen = {tuple(candidates(attempts_sample(list(h)))) for h in product([False, True], repeat=3)}
-    assert len(seen) == 1  # 8 different hidden outcomes, one view
-    view = msgspec.json.encode(next(iter(seen))).decode()
-    assert "HIDDEN-CANARY" not in view and "hidden" not in view
+    """The canary: what a selector sees is identical whatever the hidden grades are, pooled fresh cases
+    included."""
+    assert set(Candidate.__struct_fields__) == {
+        "attempt",
+        "visible_passed",
+        "visible_success_rate",
+        "tokens",
+        "fresh_proposed",
+        "fresh_passed",
+    }
+    views = set()
+    for h in product([False, True], repeat=3):
+        sample = attempts_sample(list(h))
+        sample.pool = POOL
+        views.add(tuple(candidates(sample)))
+    assert len(views) == 1  # 8 different hidden outcomes, one view
+    view = msgspec.json.encode(next(iter(views))).decode()
+    assert "HIDDEN-CANARY" not in view and "hidden" not in view and '"p4"' in view

@@ -53,7 +53,8 @@ def compute_table(
         "Pass rate · mean tokens · mean $ per sample. ACE rounds: the hidden grade standing after round r and "
         "the episode's spend up to it (Oracle-assisted). Best of k: pass@k at k times one attempt's mean spend; "
         "an upper bound of what a selector picking one of k attempts could reach; beside it, what selectors "
-        "that see only visible grades and spend reach (exact over every k-subset, ties split evenly)."
+        "that see only visible grades, spend, or the k attempts' testers' pooled fresh cases (each attempt "
+        "graded on all of them) reach (exact over every k-subset, ties split evenly; — without a pool)."
     )
     return Table(
         id="compute", title="Compute-matched pass rates", caption=caption, columns=list(labels), rows=rows

@@ -16,6 +16,7 @@ import msgspec
 
 from repozero.errors import UsageError
 from repozero.orchestrator.manifest import RunManifest, read_manifest
+from repozero.orchestrator.pool import PoolFile, read_pool
 from repozero.orchestrator.results import EpisodeResult, EpisodeRow, ResultsStore, RoundResult, check_store
 from repozero.traces import TraceReader
 
@@ -44,6 +45,8 @@ class RunData:
     missing: list[str] = field(default_factory=list)
     label: str = ""
     hidden_cases: Counter[str] = field(default_factory=Counter)
+    pool: PoolFile | None = None
+    """The attempts graded on their sample's pooled fresh cases (`pool.json`, written by sweeps)."""
 
     @property
     def protocol_name(self) -> str:
@@ -60,6 +63,7 @@ def load_run(path: Path) -> RunData:
     run = _build(path, manifest, rows, rounds)
     for episode in run.scored:
         run.hidden_cases.update(hidden.get(episode.episode_id, {}))
+    run.pool = read_pool(path)
     return run
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from repozero.orchestrator.pool import SamplePool
 from repozero.orchestrator.report.load import RunData
 from repozero.orchestrator.report.stats import Unit, pass_at_k
 from repozero.orchestrator.results import EpisodeResult, RoundResult
@@ -31,6 +32,10 @@ class SampleAgg:
     passed: list[bool] = field(default_factory=list)
     success: list[float] = field(default_factory=list)
     rounds: list[list[RoundResult]] = field(default_factory=list)
+    attempts: list[int] = field(default_factory=list)
+    """Each position's attempt number (the lists above are in the same order)."""
+    pool: SamplePool | None = None
+    """The attempts graded on the pooled fresh cases of every attempt's tester, when graded."""
 
     @property
     def n(self) -> int:
@@ -54,6 +59,10 @@ def aggregate(run: RunData) -> list[SampleAgg]:
         agg.passed.append(episode.passed)
         agg.success.append(episode.success_rate)
         agg.rounds.append(run.rounds.get(episode.episode_id, []))
+        agg.attempts.append(episode.attempt)
+    if run.pool is not None:
+        for agg in by_sample.values():
+            agg.pool = run.pool.samples.get(agg.sample)
     return [by_sample[k] for k in sorted(by_sample)]
 
 

@@ -1,0 +1,70 @@
+"""The pooled-fresh-cases selector end to end: a sweep grades every attempt's last code on the inputs all
+its sample's testers proposed (`pool.json`), from the Oracle's kept answers only — never a hidden case —
+and the report's compute table puts the selector's best-of-k beside pass@k."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from repozero.datasets import load_dataset
+from repozero.orchestrator.pool import POOL_FILE, PoolFile, pool_cases
+from repozero.orchestrator.results import ResultsStore
+
+pytestmark = pytest.mark.slow
+FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"
+
+
+def repozero(*args: str) -> str:
+    proc = subprocess.run(
+        [sys.executable, "-m", "repozero", *args], capture_output=True, text=True, timeout=600
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout
+
+
+def test_a_sweep_grades_its_attempts_on_their_pooled_fresh_cases(tmp_path: Path) -> None:
+    spec, out = tmp_path / "spec.toml", tmp_path / "sweep"
+    spec.write_text(
+        f'dataset = "{FIXTURE}"\nattempts = 2\n[axes]\nmodel = ["fake:buggy-then-fix"]\nace_rounds = [1]\n'
+    )
+    repozero("sweep", str(spec), "--out", str(out), "--json")
+    (cell,) = (out / "cells").iterdir()
+    pool = msgspec.json.decode((cell / POOL_FILE).read_bytes(), type=PoolFile)
+
+    dataset = load_dataset(FIXTURE)
+    store = ResultsStore.open_readonly(cell / "results.sqlite")
+    finished = store.episode_results()
+    store.close()
+    pooled = pool_cases(cell, finished)
+    assert (
+        sorted(pool.samples) == sorted(pooled) == sorted(s.id for s in dataset.samples if s.status == "live")
+    )
+    for sample_id, (cases, origin) in pooled.items():
+        sample = dataset.sample(sample_id)
+        hidden = {c.id for c in sample.kept_cases if c.visibility == "hidden"}
+        proposed = {
+            tuple(i["argv"])
+            for i in json.loads((FIXTURE / "samples" / sample_id / "tester_inputs.json").read_text())[
+                "inputs"
+            ]
+        }
+        assert cases and {tuple(c.argv) for c in cases} <= proposed  # the testers' inputs, nothing else
+        assert not {c.id for c in cases} & hidden
+        assert all(attempts == [0, 1] for attempts in origin.values())  # both testers proposed each
+        assert pool.samples[sample_id].proposed_by == origin
+        # buggy-then-fix ends on the gold code after the feedback round: every attempt passes the pool
+        assert pool.samples[sample_id].passed == {0: sorted(origin), 1: sorted(origin)}
+
+    report = json.loads(repozero("report", str(cell), "--format", "json"))
+    rows = {r["label"]: r["cells"][0] for t in report["tables"] if t["id"] == "compute" for r in t["rows"]}
+    picked = rows["best of 2, selector: pooled fresh cases passed (no hidden case read)"]
+    assert picked is not None and picked.startswith("100.0% ·")
+    before = (cell / POOL_FILE).stat().st_mtime_ns
+    repozero("sweep", str(spec), "--out", str(out), "--json")  # nothing to do, the pool graded: untouched
+    assert (cell / POOL_FILE).stat().st_mtime_ns == before
