@@ -382,6 +382,10 @@ class RunSummary(Record, kw_only=True):
     """Model calls sent again (rate limits, 5xx, dropped connections, timeouts) by this invocation."""
     model_retry_wait_s: float = 0.0
     """Seconds those retries waited (`Retry-After` or backoff): never charged to an agent's time limit."""
+    model_retries: int = 0
+    """Model calls sent again (rate limits, 5xx, dropped connections, timeouts) by this invocation."""
+    model_retry_wait_s: float = 0.0
+    """Seconds those retries waited (`Retry-After` or backoff): never charged to an agent's time limit."""
 
 
 def summarize(store: ResultsStore, episodes: int, interrupted: bool, *, run_dir: str = "") -> RunSummary:

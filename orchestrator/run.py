@@ -50,7 +50,7 @@ def start_run(
     keys = plan_episodes(dataset, spec.samples, spec.attempts)
     run_dir = run_dir_for(spec, config.run.out)
     sizes = run_sizes(config, spec)[2]
-    with stops_on_full_disk(run_dir), RunLock(run_dir, flag="--out", create=True):
+    with stops_on_full_disk(run_dir), RunLock(run_dir, flag="--out", create=True, lend=True):
         # the lock before the manifest: a live run there is named, not clobbered
         if (run_dir / "manifest.json").exists():
             raise UsageError(
@@ -77,7 +77,7 @@ def resume_run(
 
     The run directory's lock is taken before its manifest is read: a second invocation is refused."""
     read_manifest(run_dir)  # not a run directory: say so before creating a lock file in it
-    with stops_on_full_disk(run_dir), RunLock(run_dir, flag="--resume"):
+    with stops_on_full_disk(run_dir), RunLock(run_dir, flag="--resume", lend=True):
         return _resume_locked(config, run_dir, attempts, concurrency, display, sinks)
 
 
@@ -227,9 +227,14 @@ def _close(run_dir: Path, session: Session, episodes: int) -> RunSummary:
         if session.interrupted or store.counts().get("running"):
             store.mark_interrupted()
         leaked = write_leaks(run_dir, session.ctx.backend.inner)
+        model = session.ctx.provider.totals()
+        if model.retries:
+            log.info("model_retries", retries=model.retries, wait_s=round(model.retry_wait_s, 3))
         return msgspec.structs.replace(
             summarize(store, episodes, session.interrupted, run_dir=str(run_dir)),
             leaked_containers=len(leaked),
+            model_retries=model.retries,
+            model_retry_wait_s=model.retry_wait_s,
         )
     finally:
         store.close()

@@ -23,10 +23,17 @@ import structlog
 from repozero.errors import UsageError
 from repozero.orchestrator.actions import process_start
 
-__all__ = ["LOCK_NAME", "LockOwner", "RunLock"]
+__all__ = ["LOCK_NAME", "LockOwner", "RunLock", "held_here"]
 
 LOCK_NAME = "run.lock"
 log = structlog.get_logger()
+_HELD: set[Path] = set()
+"""Lock files this process holds and lends to its sessions (`repozero run` holds its run's lock first)."""
+
+
+def held_here(run_dir: Path) -> bool:
+    """True when this process holds `run_dir`'s lock and lends it to a `Session` it opens there."""
+    return (run_dir / LOCK_NAME).resolve() in _HELD
 
 
 class LockOwner(msgspec.Struct, frozen=True):
@@ -41,11 +48,15 @@ class LockOwner(msgspec.Struct, frozen=True):
 class RunLock:
     """`with RunLock(run_dir, flag="--resume"):` — refused (exit 2) while another live process holds it."""
 
-    def __init__(self, run_dir: Path, *, flag: str = "--out", create: bool = False) -> None:
-        """`create`: make the run directory first (a new run)."""
+    def __init__(
+        self, run_dir: Path, *, flag: str = "--out", create: bool = False, lend: bool = False
+    ) -> None:
+        """`create`: make the run directory first (a new run). `lend`: a `Session` this process opens on
+        the directory works under this lock instead of taking its own (which flock would refuse)."""
         self.path = run_dir / LOCK_NAME
         self.flag = flag
         self.create = create
+        self.lend = lend
         self._fd = -1
 
     def acquire(self) -> None:
@@ -83,6 +94,8 @@ class RunLock:
             os.close(fd)
             raise
         self._fd = fd
+        if self.lend:
+            _HELD.add(self.path.resolve())
 
     def release(self) -> None:
         """Empty the file (a clean end leaves no owner behind) and drop the lock."""
@@ -94,6 +107,7 @@ class RunLock:
             pass  # the flock still goes with the descriptor
         os.close(self._fd)
         self._fd = -1
+        _HELD.discard(self.path.resolve())
 
     def _busy_message(self) -> str:
         owner = owner_of(self.path)

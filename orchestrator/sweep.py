@@ -111,7 +111,8 @@ def run_sweep(config: Config, sweep: Sweep, *, pilot: int | None = None) -> Swee
         todo: dict[str, list[EpisodeKey]] = {}
         for cell, (plan, keys) in zip(sweep.cells, sweep.plans(), strict=True):
             cell.dir.mkdir(parents=True, exist_ok=True)
-            locks.enter_context(RunLock(cell.dir, flag="sweep"))  # and no `run --resume` of a cell meanwhile
+            # and no `run --resume` of a cell meanwhile; its session works under this lock (lent)
+            locks.enter_context(RunLock(cell.dir, flag="sweep", lend=True))
             _write_cell(cell, sweep)
             if pilot is not None:
                 keys = seeded_order(keys, sweep.spec.seed)[: max(0, pilot - plan.done)]

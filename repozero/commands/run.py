@@ -91,6 +91,8 @@ def _report(summary: RunSummary, as_json: bool) -> None:
                 "pass_rate": summary.pass_rate,
                 "success_rate": summary.success_rate,
                 "infra_failures": summary.infra_failures,
+                "model_retries": summary.model_retries,
+                "model_retry_wait_s": round(summary.model_retry_wait_s, 3),
             }
         )
         return
@@ -102,6 +104,12 @@ def _report(summary: RunSummary, as_json: bool) -> None:
         + (
             f"leaked sandbox containers {summary.leaked_containers} (reaped at exit; listed in leaked.json)\n"
             if summary.leaked_containers
+            else ""
+        )
+        + (
+            f"model calls retried {summary.model_retries} "
+            f"(waited {summary.model_retry_wait_s:.1f} s, not charged to agents' time)\n"
+            if summary.model_retries
             else ""
         )
         + f"report: repozero report {summary.run_dir}"
