@@ -3,10 +3,14 @@ duplicated in the results store or the traces, and how to start real `repozero` 
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
+import socket
 import sqlite3
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -41,10 +45,19 @@ def repozero(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[st
     return subprocess.run(command(*args), capture_output=True, text=True, timeout=timeout)
 
 
-def start(*args: str, log: Path) -> subprocess.Popen[bytes]:
-    """A `repozero` process in its own session (killed as a group), stderr to `log`."""
-    with log.open("wb") as err:
-        return subprocess.Popen(command(*args), stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+def start(*args: str, log: Path, stdout: Path | None = None) -> subprocess.Popen[bytes]:
+    """A `repozero` process in its own session (killed as a group), stderr to `log` (stdout to `stdout`)."""
+    return _spawn(command(*args), log, stdout)
+
+
+def start_script(script: Path, *args: str, log: Path) -> subprocess.Popen[bytes]:
+    """A Python script in its own session, stderr and stdout to `log`."""
+    return _spawn([sys.executable, str(script), *args], log, log)
+
+
+def _spawn(argv: list[str], log: Path, stdout: Path | None) -> subprocess.Popen[bytes]:
+    with log.open("ab") as err, (stdout or Path(os.devnull)).open("ab") as out:
+        return subprocess.Popen(argv, stdout=out, stderr=err, start_new_session=True)
 
 
 def finished_count(run_dir: Path) -> int:
@@ -119,3 +132,70 @@ def assert_each_episode_once(
         assert trace.episode is not None and trace.start is not None, entry.episode_id
         assert trace.episode.infra_failure == (statuses[entry.episode_id] == "infra_failed")
     return statuses
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_listening(port: int, timeout: float = 60) -> None:
+    """Until something accepts connections on 127.0.0.1:`port`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise AssertionError(f"nothing listens on port {port} after {timeout} s")
+
+
+def serve_fake(
+    port: int, dataset: Path, log: Path, *flags: str, policy: str = "buggy-then-fix"
+) -> subprocess.Popen[bytes]:
+    """`repozero fake-llm serve` on `port` (a real loopback model server, its own process group)."""
+    proc = start(
+        "fake-llm",
+        "serve",
+        "--port",
+        str(port),
+        "--policy",
+        policy,
+        "--dataset",
+        str(dataset),
+        *flags,
+        log=log,
+    )
+    wait_listening(port)
+    return proc
+
+
+def stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGKILL) -> None:
+    """Signal `proc`'s process group and reap it."""
+    try:
+        os.killpg(proc.pid, sig)
+    except ProcessLookupError:
+        pass
+    proc.wait(timeout=60)
+
+
+def endpoint_config(path: Path, name: str, port: int, **settings: object) -> Path:
+    """A config file with one OpenAI-style endpoint `name` on 127.0.0.1:`port` (TOML; `settings` are
+    `[endpoints.NAME]` keys, `agent__KEY` ones go to `[agent]`)."""
+    agent = {k.removeprefix("agent__"): v for k, v in settings.items() if k.startswith("agent__")}
+    endpoint = {k: v for k, v in settings.items() if not k.startswith("agent__")}
+    lines = [f"[endpoints.{name}]", f'base_urls = ["http://127.0.0.1:{port}/v1"]']
+    lines += [f"{k} = {_toml(v)}" for k, v in endpoint.items()]
+    if agent:
+        lines += ["[agent]", *(f"{k} = {_toml(v)}" for k, v in agent.items())]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _toml(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
