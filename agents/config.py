@@ -53,6 +53,8 @@ class Price(Record, kw_only=True):
     """Cache reads; defaults to `input_per_mtok`."""
     cache_write_per_mtok: float | UnsetType = UNSET
     """Cache writes (Anthropic); defaults to `input_per_mtok`."""
+    reasoning_per_mtok: float | UnsetType = UNSET
+    """Reasoning tokens (counted in the completion by every API); defaults to `output_per_mtok`."""
 
 
 class EndpointConfig(Record, kw_only=True):

@@ -72,7 +72,7 @@ class Episode:
             c for c in self.sample.whitebox[: p.whitebox_cases] if c.expected_stdout is not None
         ]
         self.fresh: list[Case] = []
-        self.tokens_in = self.tokens_out = 0
+        self.tokens_in = self.tokens_out = self.cached = self.reasoning = 0
         self.cost = 0.0
         self.timings = {"model": 0.0, "sandbox": 0.0, "oracle": 0.0, "grade": 0.0}
         self.rounds: list[RoundResult] = []
@@ -163,6 +163,8 @@ class Episode:
     def _account(self, result: AgentResult) -> None:
         self.tokens_in += result.prompt_tokens
         self.tokens_out += result.completion_tokens
+        self.cached += result.cached_tokens
+        self.reasoning += result.reasoning_tokens
         self.cost += result.cost
         self.timings["model"] += result.model_s
         self.timings["sandbox"] += result.agent_s
@@ -358,6 +360,8 @@ class Episode:
             fresh_proposed=proposed,
             fresh_kept=kept,
             tokens=self.tokens_in + self.tokens_out,
+            cached_tokens=self.cached,
+            reasoning_tokens=self.reasoning,
             cost=self.cost,
             wall_s=wall,
         )
@@ -382,6 +386,8 @@ class Episode:
             exit_status=self.last_exit,
             tokens_in=self.tokens_in,
             tokens_out=self.tokens_out,
+            cached_tokens=self.cached,
+            reasoning_tokens=self.reasoning,
             cost=self.cost,
             timings=dict(self.timings),
             package=self.sample.package,

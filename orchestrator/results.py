@@ -82,6 +82,10 @@ class RoundResult(Record, kw_only=True):
     fresh_proposed: int = 0
     fresh_kept: int = 0
     tokens: int = 0
+    cached_tokens: int = 0
+    """Of `tokens`, prompt tokens read from the server's cache (up to the end of this round, as `tokens`)."""
+    reasoning_tokens: int = 0
+    """Of `tokens`, reasoning (up to the end of this round)."""
     cost: float = 0.0
     wall_s: float = 0.0
 
@@ -108,6 +112,10 @@ class EpisodeResult(Record, kw_only=True):
     exit_status: str
     tokens_in: int = 0
     tokens_out: int = 0
+    cached_tokens: int = 0
+    """Of `tokens_in`, read from the server's prompt cache (priced at its own rate)."""
+    reasoning_tokens: int = 0
+    """Of `tokens_out`, reasoning (priced at its own rate, the output rate unless the table says)."""
     cost: float = 0.0
     timings: dict[str, float] = {}
     package: str = ""

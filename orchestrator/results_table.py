@@ -21,7 +21,18 @@ from repozero.orchestrator.sweep_plan import read_cell
 __all__ = ["FORMATS", "export_table", "result_rows"]
 
 FORMATS = ("jsonl", "csv", "parquet")
-_FIXED = ["cell_key", "sample", "attempt", "round", "passed", "success_rate", "tokens", "cost_usd"]
+_FIXED = [
+    "cell_key",
+    "sample",
+    "attempt",
+    "round",
+    "passed",
+    "success_rate",
+    "tokens",
+    "cached_tokens",
+    "reasoning_tokens",
+    "cost_usd",
+]
 
 
 def run_dirs(path: Path) -> list[tuple[str, dict[str, Any], Path]]:
@@ -72,6 +83,8 @@ def _rows(run_dir: Path, base: dict[str, Any]) -> list[dict[str, Any]]:
                 "passed": r.passed,
                 "success_rate": r.success_rate,
                 "tokens": r.tokens,
+                "cached_tokens": r.cached_tokens,
+                "reasoning_tokens": r.reasoning_tokens,
                 "cost_usd": r.cost_usd,
                 "infra_error": r.infra_error,
             }
@@ -84,6 +97,8 @@ def _rows(run_dir: Path, base: dict[str, Any]) -> list[dict[str, Any]]:
                     "passed": one.hidden_passed,
                     "success_rate": one.hidden_success_rate,
                     "tokens": one.tokens,
+                    "cached_tokens": one.cached_tokens,
+                    "reasoning_tokens": one.reasoning_tokens,
                     "cost_usd": one.cost,
                     "infra_error": one.infra_error,
                 }

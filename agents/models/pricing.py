@@ -37,15 +37,19 @@ def price_on(prices: dict[str, Price], day: dt.date) -> tuple[str, Price] | None
 
 
 def cost_of(usage: Usage, price: Price) -> float:
-    """USD for `usage`: fresh input, cache reads, cache writes and output each at their rate."""
+    """USD for `usage`: fresh input, cache reads, cache writes, output and reasoning each at their rate
+    (reasoning is part of the completion in every API's usage; it is charged apart, not twice)."""
     cached = unset_or(price.cached_input_per_mtok, price.input_per_mtok)
     written = unset_or(price.cache_write_per_mtok, price.input_per_mtok)
+    thinking = unset_or(price.reasoning_per_mtok, price.output_per_mtok)
     fresh = max(0, usage.prompt_tokens - usage.cached_tokens - usage.cache_write_tokens)
+    reasoning = min(usage.reasoning_tokens, usage.completion_tokens)
     total = (
         fresh * price.input_per_mtok
         + usage.cached_tokens * cached
         + usage.cache_write_tokens * written
-        + usage.completion_tokens * price.output_per_mtok
+        + (usage.completion_tokens - reasoning) * price.output_per_mtok
+        + reasoning * thinking
     )
     return total / 1e6
 

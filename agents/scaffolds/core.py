@@ -76,6 +76,10 @@ class AgentResult(Record, kw_only=True):
     steps: int
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int = 0
+    """Of `prompt_tokens`, read from the server's prompt cache."""
+    reasoning_tokens: int = 0
+    """Of `completion_tokens`, reasoning."""
     cost: float = 0.0
     wall_s: float = 0.0
     model_s: float = 0.0
@@ -156,6 +160,8 @@ class Budget:
         self.steps = 0
         self.prompt_tokens = 0
         self.completion_tokens = 0
+        self.cached_tokens = 0
+        self.reasoning_tokens = 0
         self.cost = 0.0
         self.model_s = 0.0
         self.format_errors = 0
@@ -186,6 +192,8 @@ class Budget:
             steps=self.steps,
             prompt_tokens=self.prompt_tokens,
             completion_tokens=self.completion_tokens,
+            cached_tokens=self.cached_tokens,
+            reasoning_tokens=self.reasoning_tokens,
             cost=self.cost,
             wall_s=time.monotonic() - self.started,
             model_s=self.model_s,
@@ -210,6 +218,8 @@ async def call_model(
     budget.model_s += time.monotonic() - started
     budget.prompt_tokens += response.usage.prompt_tokens
     budget.completion_tokens += response.usage.completion_tokens
+    budget.cached_tokens += response.usage.cached_tokens
+    budget.reasoning_tokens += response.usage.reasoning_tokens
     budget.cost += response.cost
     hooks.model_called(budget.steps, list(conv.messages), tools, response)
     if response.finish_reason == "context_length":

@@ -271,6 +271,16 @@ def _cost(ctx: _Ctx, summary: Table) -> Table:
             unit="tokens",
         ),
         Row(
+            label="of tokens in: cached prompt / episode",
+            cells=per_episode(lambda r: [e.cached_tokens for e in recorded(r)]),
+            unit="tokens",
+        ),
+        Row(
+            label="of tokens out: reasoning / episode",
+            cells=per_episode(lambda r: [e.reasoning_tokens for e in recorded(r)]),
+            unit="tokens",
+        ),
+        Row(
             label="tokens / episode",
             cells=per_episode(lambda r: [e.tokens_in + e.tokens_out for e in recorded(r)]),
             unit="tokens",
@@ -279,7 +289,9 @@ def _cost(ctx: _Ctx, summary: Table) -> Table:
     ]
     caption = (
         "Mean tokens and money per episode (one attempt at one sample), over every recorded episode including "
-        "infrastructure failures (their spend is real), against the pass rate."
+        "infrastructure failures (their spend is real), against the pass rate. Cached prompt tokens and "
+        "reasoning tokens are counted apart (they are part of tokens in and out) and priced at their own "
+        "rates from each endpoint's dated price table (docs/models.md)."
     )
     title = "Cost against pass rate (the paper's Fig. 3)"
     return Table(id="cost", title=title, caption=caption, columns=ctx.columns, rows=rows)
