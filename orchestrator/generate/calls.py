@@ -10,7 +10,7 @@ import hashlib
 from collections.abc import Callable
 from typing import TypeVar
 
-from repozero.agents.models import Message
+from repozero.agents.models import Message, SamplingParams
 from repozero.agents.templates import PROMPTS_DIR, render
 from repozero.errors import ModelError
 from repozero.orchestrator.bus import EventBus
@@ -18,7 +18,7 @@ from repozero.orchestrator.generate.answers import AnswerError
 from repozero.orchestrator.tracing import EpisodeHooks
 from repozero.wiring import ModelProvider
 
-__all__ = ["PROMPTS", "Conversation", "prompt_versions"]
+__all__ = ["PROMPTS", "Conversation", "call_seed", "prompt_versions"]
 
 T = TypeVar("T")
 PROMPTS = (
@@ -38,13 +38,20 @@ def prompt_versions() -> str:
     )
 
 
+def call_seed(seed: int, program: str, name: str) -> int:
+    """The sampling seed of one conversation: from the run's seed, the slot and the conversation's name, so a
+    resumed run asks with the seed the first run would have used."""
+    return int(hashlib.sha256(f"{seed}:{program}:{name}".encode()).hexdigest()[:8], 16)
+
+
 class Conversation:
     """One role's chat with one model about one program; every call becomes a `model_called` trace row."""
 
     def __init__(
-        self, provider: ModelProvider, bus: EventBus, *, episode_id: str, role: str, name: str
+        self, provider: ModelProvider, bus: EventBus, *, episode_id: str, role: str, name: str, seed: int
     ) -> None:
         self.model = provider.session(f"{episode_id}-{name}")
+        self.params = SamplingParams(seed=seed)
         self.label = provider.label
         self.hooks = EpisodeHooks(
             bus, episode_id=episode_id, conversation_id=f"{episode_id}-{name}", role=role, round=0,
@@ -57,7 +64,7 @@ class Conversation:
         self.messages.append(Message(role="user", content=text))
         step = sum(m.role == "assistant" for m in self.messages)
         try:
-            response = await self.model.complete(list(self.messages))
+            response = await self.model.complete(list(self.messages), params=self.params)
         except ModelError as exc:
             self.hooks.model_failed(step, str(exc))
             raise

@@ -11,6 +11,7 @@ import anyio
 from repozero.oracle.actor import Oracle
 from repozero.oracle.config import OracleConfig
 from repozero.orchestrator.bus import EventBus
+from repozero.orchestrator.generate.calls import Conversation, call_seed
 from repozero.orchestrator.generate.oracle_stages import ApiListing
 from repozero.orchestrator.generate.records import GenerateSettings
 from repozero.orchestrator.generate.state import GenerateState
@@ -38,6 +39,17 @@ class GenContext:
 
     def work_dir(self, program: str) -> Path:
         return self.state.program_dir(program)
+
+    def episode(self, program: str) -> str:
+        """The slot's trace episode in this invocation (a resumed run is a new one)."""
+        return f"{self.run_id}-{program}-s{self.session}"
+
+    def conversation(self, provider: ModelProvider, program: str, role: str, name: str) -> Conversation:
+        """A traced conversation of `role` about `program`, seeded from the run's seed."""
+        seed = call_seed(self.settings.seed, program, name)
+        return Conversation(
+            provider, self.bus, episode_id=self.episode(program), role=role, name=name, seed=seed
+        )
 
 
 def package_slug(source: str) -> str:

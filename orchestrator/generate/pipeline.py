@@ -14,7 +14,6 @@ from repozero.datasets import Vote
 from repozero.errors import ModelError
 from repozero.log import get_logger
 from repozero.orchestrator.generate.answers import parse_ballot
-from repozero.orchestrator.generate.calls import Conversation
 from repozero.orchestrator.generate.context import GenContext
 from repozero.orchestrator.generate.oracle_stages import filter_cases, measure_coverage
 from repozero.orchestrator.generate.program import Ready, prepare_program, script_name
@@ -52,7 +51,7 @@ async def run_programs(ctx: GenContext, programs: list[str]) -> dict[str, Progra
 
 
 async def run_program(ctx: GenContext, program: str) -> ProgramOutcome:
-    episode = f"{ctx.run_id}-{program}-s{ctx.session}"
+    episode = ctx.episode(program)
     started = time.time()
     ctx.bus.emit(EpisodeStarted(episode=EpisodeStartRecord(
         episode_id=episode, run_id=ctx.run_id, group_id=program, sample=program, library=ctx.settings.source,
@@ -149,8 +148,7 @@ async def _vote(
 ) -> Vote:
     provider = ctx.voters[index]
     label = f"{index + 1}:{provider.label}"
-    episode = f"{ctx.run_id}-{program}-s{ctx.session}"
-    chat = Conversation(provider, ctx.bus, episode_id=episode, role="voter", name=f"vote{index + 1}")
+    chat = ctx.conversation(provider, program, "voter", f"vote{index + 1}")
     draft = ready.write.draft
     assert draft is not None
     prompt = render(

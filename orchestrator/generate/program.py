@@ -6,8 +6,11 @@ Every stage's record is saved as it ends and read back on resume, so no finished
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypeAlias
+
+import msgspec
 
 from repozero.agents.templates import render
 from repozero.errors import ModelError
@@ -95,9 +98,7 @@ async def _cases(ctx: GenContext, program: str, attempt: int, draft: Draft) -> C
     saved = ctx.state.load(program, f"cases-{attempt}", CasesStage)
     if saved is not None:
         return saved
-    chat = Conversation(
-        ctx.writer, ctx.bus, episode_id=_episode(ctx, program), role="case_writer", name=f"cases{attempt}"
-    )
+    chat = ctx.conversation(ctx.writer, program, "case_writer", f"cases{attempt}")
     prompt = render(
         "gen_case_writer.md", sample=program, package=ctx.settings.source, count=ctx.settings.cases,
         interface=interface_text(draft.interface), program=draft.program,
@@ -126,63 +127,49 @@ async def _validation(
     return stage
 
 
-def _episode(ctx: GenContext, program: str) -> str:
-    return f"{ctx.run_id}-{program}-s{ctx.session}"
+Step: TypeAlias = Ready | ProgramOutcome | tuple[str, str]
+"""What one write of a slot led to: a program that runs, a final outcome, or (stage:reason, detail) to
+send back to the writer."""
+
+
+async def _attempt(ctx: GenContext, program: str, chat: Conversation, attempt: int, prompt: str) -> Step:
+    """One write of the slot, and — if it passes the static checks — its inputs and its validation."""
+    write = await _write(ctx, program, chat, attempt, prompt)
+    if write.reason is not None or write.draft is None:
+        return f"static:{write.reason}", write.detail
+    folder = stage_folder(ctx, program, attempt, write.draft)
+    cases = await _cases(ctx, program, attempt, write.draft)
+    if cases.reason is not None:
+        return ProgramOutcome(id=program, kept=False, stage="cases", reason=cases.reason, detail=cases.detail)
+    validation = await _validation(ctx, program, attempt, folder, cases)
+    if validation.reason is None:
+        return Ready(write=write, cases=cases, validation=validation, folder=folder, attempts=[])
+    return f"validation:{validation.reason}", validation.detail
 
 
 async def prepare_program(ctx: GenContext, program: str) -> Ready | ProgramOutcome:
     """Write, check, propose inputs and validate, with rewrites; a dropped outcome when the budget ends."""
-    chat = Conversation(
-        ctx.writer, ctx.bus, episode_id=_episode(ctx, program), role="sample_writer", name="write"
-    )
+    chat = ctx.conversation(ctx.writer, program, "sample_writer", "write")
     prompt = _writer_prompt(ctx, program)
     attempts: list[str] = []
-    outcome = ProgramOutcome(id=program, kept=False)
-    stage: Stage = "write"
-    try:
-        for attempt in range(ctx.settings.rewrites + 1):
-            stage = "write"
-            write = await _write(ctx, program, chat, attempt, prompt)
-            if write.reason is not None or write.draft is None:
-                outcome = ProgramOutcome(
-                    id=program, kept=False, stage="static", reason=write.reason, detail=write.detail
-                )
-                attempts.append(f"static:{write.reason}")
-                prompt = _rewrite_prompt(str(write.reason), write.detail)
-                continue
-            folder = stage_folder(ctx, program, attempt, write.draft)
-            stage = "cases"
-            cases = await _cases(ctx, program, attempt, write.draft)
-            if cases.reason is not None:
-                return ProgramOutcome(
-                    id=program,
-                    kept=False,
-                    stage="cases",
-                    reason=cases.reason,
-                    detail=cases.detail,
-                    attempts=attempts,
-                )
-            validation = await _validation(ctx, program, attempt, folder, cases)
-            if validation.reason is None:
-                return Ready(
-                    write=write, cases=cases, validation=validation, folder=folder, attempts=attempts
-                )
-            outcome = ProgramOutcome(
-                id=program, kept=False, stage="validation", reason=validation.reason, detail=validation.detail,
-                cases_proposed=len(cases.cases),
-            )  # fmt: skip
-            attempts.append(f"validation:{validation.reason}")
-            prompt = _rewrite_prompt(validation.reason, validation.detail)
-    except ModelError as exc:
-        return ProgramOutcome(
-            id=program,
-            kept=False,
-            stage=stage,
-            reason="model_error",
-            detail=str(exc)[:300],
-            attempts=attempts,
-        )
+    detail = ""
+    for attempt in range(ctx.settings.rewrites + 1):
+        try:
+            step = await _attempt(ctx, program, chat, attempt, prompt)
+        except ModelError as exc:
+            stage: Stage = "cases" if ctx.state.load(program, f"write-{attempt}", WriteStage) else "write"
+            step = ProgramOutcome(
+                id=program, kept=False, stage=stage, reason="model_error", detail=str(exc)[:300]
+            )
+        if isinstance(step, Ready):
+            return replace(step, attempts=attempts)
+        if isinstance(step, ProgramOutcome):
+            return msgspec.structs.replace(step, attempts=attempts)
+        (where, detail), reason = step, step[0].partition(":")[2]
+        attempts.append(where)
+        prompt = _rewrite_prompt(reason, detail)
+    last, _, reason = attempts[-1].partition(":")  # "static" or "validation": the budget ran out there
     return ProgramOutcome(
-        id=outcome.id, kept=False, stage=outcome.stage, reason=outcome.reason, detail=outcome.detail,
-        attempts=attempts[:-1], cases_proposed=outcome.cases_proposed,
+        id=program, kept=False, stage=last, reason=reason, detail=detail,  # type: ignore[arg-type]
+        attempts=attempts[:-1],
     )  # fmt: skip
