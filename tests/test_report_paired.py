@@ -10,10 +10,10 @@ from math import comb
 import msgspec
 import pytest
 
+from repozero.orchestrator.pool import SamplePool
 from repozero.orchestrator.report.compute import compute_table
 from repozero.orchestrator.report.paired import paired_comparison, pass_hat_k, sign_test_p
 from repozero.orchestrator.report.samples import SampleAgg
-from repozero.orchestrator.pool import SamplePool
 from repozero.orchestrator.report.selectors import (
     POOLED,
     SELECTORS,
@@ -198,3 +198,29 @@ def test_no_hidden_case_reaches_a_selector() -> None:
     assert len(views) == 1  # 8 different hidden outcomes, one view
     view = msgspec.json.encode(next(iter(views))).decode()
     assert "HIDDEN-CANARY" not in view and "hidden" not in view and '"p4"' in view
+
+
+def test_compute_matched_curves_are_drawn_from_the_table() -> None:
+    """The html figures plot each compute row at its spend: ACE rounds and pass@k as lines per run."""
+    from xml.etree import ElementTree
+
+    from repozero.orchestrator.report.render_html import FIGURES
+
+    s = attempts_sample([False, True, False])
+    s.rounds = [
+        [rr(0, h, 100 * (a + 1), 0.0), rr(1, True, 300 * (a + 1), 0.0)] for a, h in enumerate(s.passed)
+    ]
+    table = compute_table(["run A", "run B"], [[s], [s]], budgets=[1, 1], attempts=[3, 3])
+    figs = FIGURES["compute"](table)
+    assert len(figs) == 1  # no $ spent: no figure against $
+    ns = "{http://www.w3.org/2000/svg}"
+    svg = ElementTree.fromstring(figs[0])
+    assert svg.findtext(f"{ns}title") == "Pass rate against tokens per sample"
+    lines = [p for p in svg.iter(f"{ns}path") if p.get("stroke-width") == "2.2"]
+    assert len(lines) == 4  # two runs × (ACE, pass@k); no pooled selector without a pool
+    x = {c.findtext(f"{ns}title"): float(c.get("cx", "0")) for c in svg.iter(f"{ns}circle")}
+    rate = {r.key: str(r.cells[0]).split("%")[0] for r in table.rows}
+    ace = "run A: ACE rounds (Oracle-assisted), round {}: {}%"
+    best = "run B: best of k: pass@k (upper bound), k = {}: {}%"
+    assert x[ace.format(1, rate["ace/1"])] > x[ace.format(0, rate["ace/0"])]  # more spend, further right
+    assert x[best.format(3, rate["best/3"])] > x[best.format(2, rate["best/2"])]

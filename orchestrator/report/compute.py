@@ -10,6 +10,7 @@ selector that always picks a passing attempt when there is one.
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections.abc import Sequence
 
@@ -18,7 +19,7 @@ from repozero.orchestrator.report.samples import SampleAgg, round_grade
 from repozero.orchestrator.report.selectors import SELECTORS, Score, selected_pass_rate
 from repozero.orchestrator.report.stats import pass_at_k
 
-__all__ = ["compute_table"]
+__all__ = ["compute_table", "parse_point"]
 
 
 def compute_table(
@@ -34,20 +35,25 @@ def compute_table(
             _ace_point(per_run, r) if r <= budget else None
             for per_run, budget in zip(samples, budgets, strict=True)
         ]
-        rows.append(Row(label=f"ACE round {r} (Oracle-assisted)", cells=cells, unit="text"))
+        rows.append(Row(label=f"ACE round {r} (Oracle-assisted)", cells=cells, unit="text", key=f"ace/{r}"))
     for k in range(1, max(attempts, default=1) + 1):
         cells = [
             _best_of_k(per_run, k) if k <= n else None for per_run, n in zip(samples, attempts, strict=True)
         ]
         label = "one attempt" if k == 1 else f"best of {k} at {k}× the spend (pass@{k}, upper bound)"
-        rows.append(Row(label=label, cells=cells, unit="text"))
+        rows.append(Row(label=label, cells=cells, unit="text", key=f"best/{k}"))
         for name, score in SELECTORS.items() if k > 1 else ():
             picked: list[Cell] = [
                 _selected(per_run, k, score) if k <= n else None
                 for per_run, n in zip(samples, attempts, strict=True)
             ]
             rows.append(
-                Row(label=f"best of {k}, selector: {name} (no hidden case read)", cells=picked, unit="text")
+                Row(
+                    label=f"best of {k}, selector: {name} (no hidden case read)",
+                    cells=picked,
+                    unit="text",
+                    key=f"select/{name}/{k}",
+                )
             )
     caption = (
         "Pass rate · mean tokens · mean $ per sample. ACE rounds: the hidden grade standing after round r and "
@@ -98,3 +104,14 @@ def _selected(samples: Sequence[SampleAgg], k: int, score: Score) -> Cell:
 
 def _text(rate: float, tokens: float, usd: float) -> str:
     return f"{100 * rate:.1f}% · {tokens:,.0f} tok · ${usd:.4f}"
+
+
+_POINT = re.compile(r"^(-?[\d.]+)% · ([\d,]+) tok · \$([\d.]+)$")
+
+
+def parse_point(cell: object) -> tuple[float, float, float] | None:
+    """(pass rate %, tokens, $) of a cell `_text` wrote; None for an empty cell (the figures read these)."""
+    found = _POINT.match(cell) if isinstance(cell, str) else None
+    if found is None:
+        return None
+    return float(found[1]), float(found[2].replace(",", "")), float(found[3])

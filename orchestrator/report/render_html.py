@@ -7,9 +7,11 @@ from html import escape
 
 from repozero import __version__
 from repozero.orchestrator.report import svg
+from repozero.orchestrator.report.compute import parse_point
 from repozero.orchestrator.report.fmt import cell_detail, cell_main
 from repozero.orchestrator.report.model import Report, Row, Share, Table
 from repozero.orchestrator.report.render_md import run_fields
+from repozero.orchestrator.report.selectors import POOLED
 from repozero.orchestrator.report.stats import Estimate
 from repozero.orchestrator.report.tables import FAILURE_CATEGORIES
 
@@ -151,6 +153,46 @@ def _cost_figs(table: Table) -> list[str]:
     return figs
 
 
+_KINDS = (
+    ("ace/", "ACE rounds (Oracle-assisted)", "", "round "),
+    ("best/", "best of k: pass@k (upper bound)", "7 4", "k = "),
+    (f"select/{POOLED}/", f"best of k, selector: {POOLED}", "2 3", "k = "),
+)
+
+
+def _compute_figs(table: Table) -> list[str]:
+    """Compute-matched curves: pass rate against mean tokens, and against $, per run and kind of spend."""
+    lines: dict[str, list[svg.Curve]] = {"tokens": [], "usd": []}
+    for s, column in enumerate(table.columns):
+        for prefix, kind, dash, x_name in _KINDS:
+            points = [
+                (p, x_name + r.key.removeprefix(prefix))
+                for r in table.rows
+                if r.key.startswith(prefix) and (p := parse_point(r.cells[s])) is not None
+            ]
+            if points:
+                name = f"{column}: {kind}" if len(table.columns) > 1 else kind
+                lines["tokens"].append((name, s, dash, [(p[1], p[0], label) for p, label in points]))
+                lines["usd"].append((name, s, dash, [(p[2], p[0], label) for p, label in points]))
+    figs = []
+    if lines["tokens"]:
+        figs.append(
+            svg.curves(
+                "Pass rate against tokens per sample",
+                lines["tokens"],
+                x_label="tokens per sample",
+                x_format="{:,.0f}",
+            )
+        )
+    if any(x > 0 for *_, points in lines["usd"] for x, _, _ in points):
+        figs.append(
+            svg.curves(
+                "Pass rate against $ per sample", lines["usd"], x_label="USD per sample", x_format="${:.3g}"
+            )
+        )
+    return figs
+
+
 FIGURES: dict[str, Callable[[Table], list[str]]] = {
     "summary": _summary_figs,
     "pr_by_difficulty": lambda t: [_bars(t, "Pass rate by subset × difficulty")],
@@ -160,6 +202,7 @@ FIGURES: dict[str, Callable[[Table], list[str]]] = {
     "ace_sr": lambda t: [_ace_lines(t, "sr")],
     "failures": lambda t: [_failure_fig(t)],
     "cost": _cost_figs,
+    "compute": _compute_figs,
 }
 
 

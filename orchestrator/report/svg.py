@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from html import escape
 
-__all__ = ["PALETTE", "grouped_bars", "intervals", "line_chart", "scatter", "stacked_bars"]
+__all__ = ["PALETTE", "Curve", "curves", "grouped_bars", "intervals", "line_chart", "scatter", "stacked_bars"]
 
 PALETTE = ("#3366cc", "#dc7633", "#2e8b57", "#8e44ad", "#c0392b", "#16a085", "#7f8c8d", "#b7950b")
 FONT = 'font-family="system-ui, sans-serif" font-size="12"'
@@ -223,6 +223,45 @@ def scatter(
     legend_y = TOP + PLOT_H + 58
     body += _legend([p[0] for p in points], legend_y)
     return _svg(width, int(legend_y + 18 * len(points)), title, body)
+
+
+Curve = tuple[str, int, str, Sequence[tuple[float, float, str]]]
+"""(legend name, colour index, dash pattern ("" solid), points (x, y, point label))."""
+
+
+def curves(
+    title: str, lines: Sequence[Curve], *, x_label: str, x_format: str = "{:g}", vmax: float = 100.0
+) -> str:
+    """Lines over a numeric x from 0 (spend), each point marked and labelled on hover; dashes tell kinds
+    of line apart, colours tell runs apart."""
+    width = 620
+    xmax, ticks = _nice_axis(max((x for *_, pts in lines for x, _, _ in pts), default=0.0) * 1.05)
+    span = width - LEFT - RIGHT
+    body = _y_axis(width, vmax, "PR %")
+    for i in range(ticks + 1):
+        label = x_format.format(xmax * i / ticks)
+        body.append(_text(LEFT + span * i / ticks, TOP + PLOT_H + 16, label, "middle", 'fill="#555"'))
+    body.append(_text(LEFT + span / 2, TOP + PLOT_H + 34, x_label, "middle", 'fill="#555"'))
+    for name, color_index, dash, points in lines:
+        color = PALETTE[color_index % len(PALETTE)]
+        xy = [(LEFT + span * x / xmax, _y(y, vmax), f"{name}, {label}: {y:.1f}%") for x, y, label in points]
+        path = " ".join(f"{'M' if j == 0 else 'L'}{x:.1f} {y:.1f}" for j, (x, y, _) in enumerate(xy))
+        dashes = f' stroke-dasharray="{dash}"' if dash else ""
+        body.append(f'<path d="{path}" stroke="{color}" stroke-width="2.2" fill="none"{dashes}/>')
+        body += [
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{color}"><title>{escape(t)}</title></circle>'
+            for x, y, t in xy
+        ]
+    legend_y = TOP + PLOT_H + 58
+    for i, (name, color_index, dash, _) in enumerate(lines):
+        yy = legend_y + 18 * i
+        dashes = f' stroke-dasharray="{dash}"' if dash else ""
+        body.append(
+            f'<line x1="{LEFT}" x2="{LEFT + 24}" y1="{yy - 4}" y2="{yy - 4}" stroke="{PALETTE[color_index % len(PALETTE)]}" '
+            f'stroke-width="2.2"{dashes}/>'
+        )
+        body.append(_text(LEFT + 30, yy, name, "start"))
+    return _svg(width, int(legend_y + 18 * len(lines)), title, body)
 
 
 def intervals(
