@@ -55,8 +55,6 @@ def test_completion_ids_only_and_missing_logprobs_are_flagged() -> None:
     assert no_prompt.response_mask == [1, 1] and no_prompt.has_logprobs
     assert not no_logprobs.has_logprobs and no_logprobs.response_logprobs == [0.0, 0.0]
     no_ids = msgspec.structs.replace(call("x", [1], [2]), tokens=None)  # a closed API
-        **{**{f: getattr(call("x", [1], [2]), f) for f in ModelCall.__struct_fields__}, "tokens": None}
-    )
     assert builder.add(no_ids, 0) == -1 and len(builder.segments()) == 3
 
 
