@@ -83,6 +83,14 @@ class EndpointConfig(Record, kw_only=True):
     flavor `vllm`) or `reasoning_content` (the default otherwise: SGLang, DeepSeek-style APIs)."""
     split_think_tags: bool = False
     """Split a leading `<think>...</think>` out of the content (servers without a reasoning parser)."""
+    prompt_format: Literal["chat", "tokens"] = "chat"
+    """`chat`: messages to chat completions (the server applies the chat template). `tokens`
+    (token-in/token-out, OpenAI API): the conversation kept as token ids — the previous prompt ids, the
+    sampled ids, then the template's tokens for what the agent added (with `tokenizer`) — and sent to
+    `/completions` as a token prompt, so every prompt extends the last exactly. Not streamed; replies are
+    text (tool calls are not parsed: text scaffolds only)."""
+    tokenizer: str = ""
+    """`prompt_format = "tokens"`: a local folder holding the model's tokenizer and chat template."""
     max_connections: int = 100
     """Requests in flight to this endpoint at most (over all replicas); the others wait their turn."""
     min_connections: int = 10

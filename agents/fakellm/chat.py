@@ -79,6 +79,9 @@ class ChatRequest(Record):
     """`stream_options.include_usage`: a last chunk with the usage (OpenAI streams only)."""
     seed: int | None = None
     """The request's `seed` (OpenAI API): the server's draws for this request come from it."""
+    prompt_ids: list[int] | None = None
+    """A completions request's token prompt, as sent (token-in/token-out clients): answered as the chat
+    it spells and returned as `prompt_token_ids` unchanged."""
 
     def tool(self, name: str) -> ToolSpec | None:
         return next((t for t in self.tools if t.name == name), None)

@@ -20,6 +20,7 @@ from aiohttp import web
 from anyio.from_thread import start_blocking_portal
 
 from repozero.agents.fakellm.chat import ChatRequest, Reply, find_header
+from repozero.agents.fakellm.completions import completions_response, parse_completions
 from repozero.agents.fakellm.config import DEFAULT_DATASET, FakeLLMConfig
 from repozero.agents.fakellm.context import completion_room, fit_reply, refusal
 from repozero.agents.fakellm.faults import (
@@ -61,6 +62,7 @@ _API: dict[
 ] = {
     "openai": (parse_openai, openai_response, openai_error),
     "anthropic": (parse_anthropic, anthropic_response, anthropic_error),
+    "completions": (parse_completions, completions_response, openai_error),
 }
 _encode = msgspec.json.Encoder().encode
 
@@ -103,6 +105,7 @@ class FakeServer:
         for prefix in ("/v1", ""):
             app.router.add_post(f"{prefix}/chat/completions", self._openai)
             app.router.add_post(f"{prefix}/messages", self._anthropic)
+            app.router.add_post(f"{prefix}/completions", self._completions)
             app.router.add_get(f"{prefix}/models", self._models)
         app.router.add_get("/health", self._health)
         return app
@@ -112,6 +115,9 @@ class FakeServer:
 
     async def _anthropic(self, request: web.Request) -> web.StreamResponse:
         return await self._chat("anthropic", request)
+
+    async def _completions(self, request: web.Request) -> web.StreamResponse:
+        return await self._chat("completions", request)
 
     async def _models(self, request: web.Request) -> web.StreamResponse:
         card: dict[str, Any] = {
@@ -162,7 +168,9 @@ class FakeServer:
             return _json(error(504, f"injected hang: gave up after {self.config.hang_s} s"), 504)
         if fault == "cut" and not chat.stream:
             return _drop(request)
-        prompt_ids = render_prompt(chat.messages, chat.tools)
+        prompt_ids = (
+            chat.prompt_ids if chat.prompt_ids is not None else render_prompt(chat.messages, chat.tools)
+        )
         limit = self.config.max_model_len
         if limit is not None and (refused := refusal(chat, len(prompt_ids), limit)) is not None:
             return _json(error(400, refused), 400)

@@ -7,7 +7,6 @@ session's `Model`: it sticks to one replica (prefix-cache affinity) and keeps th
 from __future__ import annotations
 
 import datetime as dt
-import os
 import time
 import uuid
 from collections.abc import Sequence
@@ -25,10 +24,12 @@ from repozero.agents.models.adaptive import AdaptiveLimiter
 from repozero.agents.models.anthropic import AnthropicCodec
 from repozero.agents.models.budget import MAX_REFITS, TokenBudget, TokenLimit, explain_overflow, read_limit
 from repozero.agents.models.codec import BadResponse, Codec, Parsed, StreamBroken
+from repozero.agents.models.completions import CompletionsCodec
+from repozero.agents.models.endpoint_settings import api_key, check_endpoint
 from repozero.agents.models.errors import ModelConfigError, ModelRequestError, ModelUnavailableError
 from repozero.agents.models.http import HttpPool, HttpReply
 from repozero.agents.models.openai import OpenAICodec
-from repozero.agents.models.pricing import Ledger, check_prices, cost_of, price_on
+from repozero.agents.models.pricing import Ledger, cost_of, price_on
 from repozero.agents.models.records import (
     Choice,
     Message,
@@ -41,7 +42,7 @@ from repozero.agents.models.records import (
 from repozero.agents.models.replicas import Replica, ReplicaSet
 from repozero.agents.models.retry import backoff_s, classify, error_detail, retry_after_s
 from repozero.agents.models.streaming import Streamed, fetch_stream
-from repozero.errors import ConfigError
+from repozero.agents.models.tokens import TokenConversation
 from repozero.log import get_logger
 
 __all__ = ["EndpointClient", "ModelSession"]
@@ -69,11 +70,15 @@ class EndpointClient:
     """Calls to one configured endpoint, from any number of sessions at once."""
 
     def __init__(self, name: str, config: EndpointConfig, pool: HttpPool) -> None:
-        _check(name, config)
+        check_endpoint(name, config)
         self.name, self.config, self.pool = name, config, pool
-        key = _api_key(name, config)
+        key = api_key(name, config)
         self.codec: Codec = (
-            AnthropicCodec(config, key) if config.api == "anthropic" else OpenAICodec(config, key)
+            AnthropicCodec(config, key)
+            if config.api == "anthropic"
+            else CompletionsCodec(name, config, key)
+            if config.prompt_format == "tokens"
+            else OpenAICodec(config, key)
         )
         self.replicas = ReplicaSet(
             name, config.base_urls, self.codec.path, config.eject_after_failures, config.eject_s
@@ -107,11 +112,13 @@ class EndpointClient:
         replica: Replica | None = None,
         ledger: Ledger | None = None,
         used: int = 0,
+        prompt_ids: list[int] | None = None,
     ) -> ModelResponse:
         """One call with retries; `replica` pins it (the endpoint check), else the session picks.
 
         `used`: tokens the conversation held after its previous call, so an unset `max_tokens` leaves
-        room for the prompt on a server whose context is known (see budget.py).
+        room for the prompt on a server whose context is known (see budget.py). `prompt_ids`: a token
+        session's prompt, sent as it is (`prompt_format = "tokens"`).
         """
         resolved = params.over(self._defaults) if params else self._defaults
         explicit = resolved.max_tokens is not UNSET
@@ -119,7 +126,7 @@ class EndpointClient:
             self._check_max_tokens(int(resolved.max_tokens), ledger)  # type: ignore[arg-type]
         else:
             resolved = msgspec.structs.replace(resolved, max_tokens=self.budget.default(used))
-        body, sent = self.codec.build(messages, tools, resolved)
+        body, sent = self._build(messages, tools, resolved, prompt_ids)
         payload = _encode(body)
         call = CallAccount()
         failures = refits = 0
@@ -132,7 +139,7 @@ class EndpointClient:
                     if isinstance(fitted, int):
                         refits += 1
                         resolved = msgspec.structs.replace(resolved, max_tokens=fitted)
-                        body, sent = self.codec.build(messages, tools, resolved)
+                        body, sent = self._build(messages, tools, resolved, prompt_ids)
                         payload = _encode(body)
                         continue
                     outcome = fitted
@@ -151,6 +158,17 @@ class EndpointClient:
             if ledger is not None:
                 ledger.add(response)
             return response
+
+    def _build(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        params: SamplingParams,
+        ids: list[int] | None,
+    ) -> tuple[dict, dict]:
+        if ids is not None and isinstance(self.codec, CompletionsCodec):
+            return self.codec.build_ids(ids, params)
+        return self.codec.build(messages, tools, params)
 
     def _check_max_tokens(self, configured: int, ledger: Ledger | None) -> None:
         try:
@@ -204,7 +222,7 @@ class EndpointClient:
         return self._judge(replica, reply, call)
 
     async def _send(self, replica: Replica, payload: bytes) -> HttpReply | Streamed:
-        if self.config.stream:
+        if self.config.stream and self.config.prompt_format == "chat":
             return await fetch_stream(self.pool, replica.target, payload, self.codec, self.config)
         return await self.pool.post(
             replica.target,
@@ -330,6 +348,8 @@ class ModelSession:
         self.ledger = Ledger()
         self.used = 0
         """Tokens the conversation held after the last call: its next prompt is at least this long."""
+        codec = client.codec
+        self.tokens = TokenConversation(codec) if isinstance(codec, CompletionsCodec) else None
 
     async def complete(
         self,
@@ -337,9 +357,18 @@ class ModelSession:
         tools: Sequence[ToolSpec] = (),
         params: SamplingParams | None = None,
     ) -> ModelResponse:
+        ids = await self.tokens.next_prompt(messages, tools) if self.tokens is not None else None
         response = await self.client.complete(
-            messages, tools, params, session=self.session_id, ledger=self.ledger, used=self.used
+            messages,
+            tools,
+            params,
+            session=self.session_id,
+            ledger=self.ledger,
+            used=self.used,
+            prompt_ids=ids,
         )
+        if self.tokens is not None:
+            self.tokens.record(messages, tools, response)
         usage = response.usage
         self.used = usage.prompt_tokens + usage.completion_tokens // max(1, len(response.choices))
         return response
@@ -358,32 +387,3 @@ def _context_parsed(detail: str) -> Parsed:
 def _describe(failure: _Failure) -> str:
     status = f"HTTP {failure.status} " if failure.status is not None else ""
     return f"{failure.kind} {status}{failure.detail}".strip()
-
-
-def _check(name: str, config: EndpointConfig) -> None:
-    where = f"endpoints.{name}"
-    if not config.base_urls:
-        raise ConfigError(
-            f'{where}.base_urls: empty; list at least one replica, e.g. ["http://host:8000/v1"]'
-        )
-    if config.api == "anthropic" and not config.model:
-        raise ConfigError(f"{where}.model: the Anthropic API needs a model name")
-    for key in ("min_connections", "start_connections", "max_connections"):
-        if getattr(config, key) < 1:
-            raise ConfigError(f"{where}.{key}: must be at least 1")
-    for key in ("connect_timeout_s", "request_timeout_s", "stream_idle_timeout_s", "call_timeout_s"):
-        if not getattr(config, key) > 0:
-            raise ConfigError(f"{where}.{key}: must be a positive number of seconds")
-    check_prices(name, config.prices)
-
-
-def _api_key(name: str, config: EndpointConfig) -> str | None:
-    """The key from the environment variable the config names (never from config itself)."""
-    if not config.api_key_env:
-        return None
-    key = os.environ.get(config.api_key_env, "")
-    if not key:
-        raise ConfigError(
-            f"endpoints.{name}.api_key_env: environment variable {config.api_key_env} is not set"
-        )
-    return key

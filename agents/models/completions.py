@@ -1,0 +1,136 @@
+"""Token-in/token-out over vLLM's completions API: a token prompt out, text, ids and logprobs back.
+
+With `prompt_format = "tokens"` an endpoint's calls go to `{base_url}/completions` with `prompt` as a
+list of token ids (`TokenConversation` builds them) and `return_token_ids`, so the prompt the model saw
+is exactly the ids we sent and the trajectory is exact by construction: no chat template re-tokenises
+an earlier reply. The answer is text; tool calls are not parsed out of it (that needs the model's tool
+parser), so token mode serves text scaffolds (`bash`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import anyio
+import msgspec
+
+from repozero.agents.config import EndpointConfig
+from repozero.agents.models.codec import Assembler, BadResponse, Parsed, unset_or
+from repozero.agents.models.errors import ModelConfigError
+from repozero.agents.models.openai import _FINISH, _THINK, OpenAICodec, WireUsage, _usage
+from repozero.agents.models.records import Choice, Message, SamplingParams, ToolSpec
+from repozero.agents.models.template import ChatTemplate
+from repozero.errors import ConfigError
+
+__all__ = ["CompletionsCodec"]
+
+
+class _Logprobs(msgspec.Struct):
+    token_logprobs: list[float | None] = []
+
+
+class _Choice(msgspec.Struct):
+    text: str = ""
+    finish_reason: str | None = None
+    logprobs: _Logprobs | None = None
+    token_ids: list[int] | None = None
+    prompt_token_ids: list[int] | None = None
+
+
+class _Completion(msgspec.Struct):
+    id: str = ""
+    model: str = ""
+    choices: list[_Choice] = []
+    usage: WireUsage | None = None
+
+
+_decoder = msgspec.json.Decoder(_Completion)
+
+
+class CompletionsCodec(OpenAICodec):
+    """Completions at `{base_url}/completions`, with a token prompt; sampling parameters as for chat."""
+
+    path = "completions"
+
+    def __init__(self, name: str, config: EndpointConfig, api_key: str | None) -> None:
+        super().__init__(config, api_key)
+        where = f"endpoints.{name}.tokenizer"
+        if not config.tokenizer:
+            raise ConfigError(
+                f"{where}: prompt_format = 'tokens' needs the model's tokenizer folder (a local path)"
+            )
+        if not (Path(config.tokenizer) / "tokenizer_config.json").is_file():
+            raise ConfigError(
+                f"{where}: {config.tokenizer!r} is not a tokenizer folder (no tokenizer_config.json)"
+            )
+        self.name = name
+        self._template: ChatTemplate | None = None
+        self._loading = anyio.Lock()
+
+    async def template(self) -> ChatTemplate:
+        """The model's chat template and tokenizer, loaded once (in a worker thread: it takes seconds)."""
+        async with self._loading:
+            if self._template is None:
+                self._template = await anyio.to_thread.run_sync(ChatTemplate.load, self.config.tokenizer)
+        return self._template
+
+    def build(
+        self, messages: Sequence[Message], tools: Sequence[ToolSpec], params: SamplingParams
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A token session always sends ids (`build_ids`); a lone call (the endpoint check) has none."""
+        if self._template is None:
+            raise ModelConfigError(
+                self.name, "prompt_format = 'tokens': call through a session (no template yet)"
+            )
+        return self.build_ids(self._template.prompt_ids(messages, tools), params)
+
+    def build_ids(
+        self, prompt_ids: list[int], params: SamplingParams
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The request body for a token prompt, and what it sent besides the prompt (recorded)."""
+        sent = self._sampling(params)
+        if "max_completion_tokens" in sent:  # the completions API knows only max_tokens
+            sent["max_tokens"] = sent.pop("max_completion_tokens")
+        extra = dict(unset_or(params.extra_body, {}))
+        top = extra.pop("top_logprobs", 0)
+        if extra.get("logprobs") is not None and not isinstance(extra["logprobs"], int | float):
+            extra["logprobs"] = int(top or 0) if extra["logprobs"] else None  # chat's bool is an int here
+        extra["return_token_ids"] = True
+        if extra.get("logprobs") is None:
+            extra.pop("logprobs", None)
+        body: dict[str, Any] = {"model": self.config.model, "prompt": prompt_ids, **sent, **extra}
+        return body, {**sent, **extra}
+
+    def parse(self, body: bytes) -> Parsed:
+        try:
+            data = _decoder.decode(body)
+        except msgspec.DecodeError as exc:
+            raise BadResponse(f"unreadable completion: {exc}") from None
+        if not data.choices:
+            raise BadResponse("completion without choices")
+        return Parsed(
+            choices=[self._text_choice(c) for c in data.choices],
+            usage=_usage(data.usage),
+            model=data.model,
+            request_id=data.id,
+            prompt_token_ids=data.choices[0].prompt_token_ids,
+        )
+
+    def _text_choice(self, c: _Choice) -> Choice:
+        content, reasoning = c.text, None
+        if self.config.split_think_tags and (found := _THINK.match(content)):
+            reasoning, content = found.group(1).strip(), content[found.end() :]
+        logprobs = c.logprobs.token_logprobs if c.logprobs is not None else None
+        return Choice(
+            message=Message(role="assistant", content=content, reasoning=reasoning),
+            finish_reason=_FINISH.get(c.finish_reason or "", "other"),
+            completion_token_ids=c.token_ids,
+            logprobs=[lp if lp is not None else float("nan") for lp in logprobs]
+            if logprobs is not None
+            else None,
+        )
+
+    def assembler(self) -> Assembler:
+        raise ModelConfigError(self.name, "prompt_format = 'tokens' does not stream")
