@@ -40,8 +40,16 @@ def test_dataset_is_live_with_cases_specs_golds_and_bugs() -> None:
     dataset = load_dataset("builtin:c2rust-lite")
     assert dataset.info.name == "c2rust-lite"
     packages = {s.source.package for s in dataset.samples}
-    assert {"libcjson-dev", "libinih-dev"} <= packages
-    assert {s.source.language for s in dataset.samples} >= {"c"}
+    assert len(dataset.samples) >= 12 and len(packages) >= 4
+    assert {
+        "libcjson-dev",
+        "libinih-dev",
+        "libhowardhinnant-date-dev",
+        "libtsl-hopscotch-map-dev",
+    } <= packages
+    assert {s.source.language for s in dataset.samples} == {"c", "cpp"}
+    labels = [s.difficulty for s in dataset.samples]
+    assert set(labels) == {"easy", "medium", "hard"} and labels.count("hard") >= 3
     for sample in dataset.samples:
         assert sample.subset == "c2rust" and sample.status == "live", sample.id
         assert len(sample.kept_cases) >= 20 and len(sample.whitebox) == 4, sample.id
