@@ -2,7 +2,8 @@
 
 Key: (contract version, fork-server version, environment fingerprint, program digest, argv, stdin, N,
 timeout, output cap) — every input that can change a verdict. Stored as append-only JSON lines, one file
-per environment fingerprint, loaded on first use; a torn last line (a crash mid-write) is skipped.
+per environment fingerprint, loaded on first use; a torn last line (a crash mid-write) is skipped, and the
+next entry written starts on a line of its own (glued to the torn one, it would be lost too).
 """
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ class ResultCache:
     def __init__(self, root: Path | None) -> None:
         self.root = root
         self._loaded: dict[str, dict[str, Verdict]] = {}
+        self._torn: set[Path] = set()
+        """Files read whose last line has no end: the next entry starts with a newline."""
 
     def _table(self, fingerprint_hash: str) -> dict[str, Verdict]:
         table = self._loaded.get(fingerprint_hash)
@@ -76,7 +79,10 @@ class ResultCache:
         if path is None or not path.is_file():
             return table
         touch_used(path)  # for `repozero cache prune`
-        for line in path.read_bytes().splitlines():
+        data = path.read_bytes()
+        if data and not data.endswith(b"\n"):
+            self._torn.add(path)
+        for line in data.splitlines():
             try:
                 entry = _entry_decoder.decode(line)
             except msgspec.DecodeError:
@@ -94,6 +100,9 @@ class ResultCache:
             return
         path.parent.mkdir(parents=True, exist_ok=True)
         line = json_encoder.encode(_Entry(key=key, verdict=verdict)) + b"\n"
+        if path in self._torn:  # an empty line in between, at worst: skipped when read
+            self._torn.discard(path)
+            line = b"\n" + line
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             os.write(fd, line)  # one write per entry on an O_APPEND file: entries never interleave
