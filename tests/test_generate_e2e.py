@@ -224,3 +224,79 @@ def test_replay_roles_kill_and_resume(tmp_path: Path, capsys: pytest.CaptureFixt
     assert resumed["content_hash"] == whole["content_hash"]
     assert main(["dataset", "hash", str(out)]) == 0
     assert capsys.readouterr().out.strip() == whole["content_hash"]
+
+
+# -- a C library from Debian: headers shown, includes checked, compiled and filtered by the native Oracle --
+
+CJSON = """#include <stdio.h>
+#include <cjson/cJSON.h>
+
+int main(int argc, char **argv) {
+    if (argc < 2) { fprintf(stderr, "usage: JSON\\n"); return 2; }
+    cJSON *root = cJSON_Parse(argv[1]);
+    if (root == NULL) { printf("error: invalid JSON\\n"); return 0; }
+    char *text = cJSON_PrintUnformatted(root);
+    printf("%s\\n", text);
+    printf("array=%d object=%d size=%d\\n", cJSON_IsArray(root), cJSON_IsObject(root), cJSON_GetArraySize(root));
+    cJSON_free(text);
+    cJSON_Delete(root);
+    return 0;
+}
+"""
+POINTER = '#include <stdio.h>\n#include <cjson/cJSON.h>\n\nint main(int argc, char **argv) {\n    cJSON *root = cJSON_Parse(argc > 1 ? argv[1] : "");\n    printf("%p\\n", (void *)root);\n    cJSON_Delete(root);\n    return 0;\n}\n'
+JSONS = [
+    "{}",
+    "[]",
+    "[1,2,3]",
+    '{"a":1}',
+    '{"a":[true,false,null]}',
+    "1e5",
+    '"x"',
+    "nul",
+    "[",
+    '{"k":"ü"}',
+    "  [ 1 ] ",
+    "-0",
+]
+
+
+def _c_writer(sample: str, step: int, program: str) -> dict[str, Any]:
+    meta = {"interface": {"args": [], "stdin": "none", "style": "free"}}
+    content = f"````c\n{program}````\n```json\n{json.dumps(meta)}\n```\n````markdown\n# {sample}\n````\n"
+    return {"role": "sample_writer", "sample": sample, "step": step, "content": content}
+
+
+def test_debian_package_with_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cases = json.dumps({"cases": [{"argv": [j], "stdin": None} for j in JSONS]})
+    lines = [
+        _c_writer("libcjson-dev-g01", 0, CJSON),
+        _c_writer("libcjson-dev-g02", 0, "#include <zlib.h>\n#include <cjson/cJSON.h>\nint main(void) { return 0; }\n"),
+        _c_writer("libcjson-dev-g02", 1, POINTER),
+        {"role": "case_writer", "step": 0, "content": cases},
+        {"role": "voter", "step": 0, "content": _ballot("medium").replace("encoding", "parsing/serialization")},
+    ]  # fmt: skip
+    replay = tmp_path / "c.jsonl"
+    replay.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    out = tmp_path / "cjson"
+    summary = _generate(
+        capsys, "--debian-package", "libcjson-dev", "--model", f"fake:replay:{replay}", "--files", "2",
+        "--cases", "12", "--repeats", "4", "--api-calls", "1..8", "--set", "oracle.servers=4", "--out", str(out),
+    )  # fmt: skip
+    g1, g2 = summary["programs"]
+    assert (g1["kept"], g1["api_count"], g1["difficulty"], g1["decided"]) == (
+        True,
+        7,
+        "medium",
+        "3 of 3 voters",
+    )
+    assert g2["rewrites"] == ["static:forbidden_import"]
+    # a pointer differs run to run (ASLR); only the two inputs cJSON refuses print the same "(nil)"
+    assert (g2["stage"], g2["reason"], g2["cases_kept"]) == ("filter", "too_few_kept", 2)
+    assert g2["case_reasons"] == {"nondeterministic": 10}
+    sample = load_dataset(out).sample("libcjson-dev-g01")
+    assert (sample.subset, sample.source.language, sample.source.package) == ("c2rust", "c", "libcjson-dev")
+    assert sample.target.entry == ["target/release/libcjson_dev_g01"] and sample.test_program.path.endswith(
+        ".c"
+    )
+    assert len(sample.whitebox) == 4 and len({c.expected_stdout for c in sample.whitebox}) == 4
+    assert main(["dataset", "validate", str(out), "--cases", "2", "--seed", "1"]) == 0

@@ -48,10 +48,11 @@ def _object(body: str) -> dict[str, Any]:
     return value
 
 
-def parse_draft(text: str) -> Draft:
-    """A sample writer's answer: a ```python program, a ```json interface, a ```markdown API spec."""
+def parse_draft(text: str, language: str = "python") -> Draft:
+    """A sample writer's answer: a program (```python, ```c or ```cpp), a ```json interface, a ```markdown
+    API spec."""
     blocks = fenced(text)
-    for tag in ("python", "json", "markdown"):
+    for tag in (language, "json", "markdown"):
         if tag not in blocks:
             raise AnswerError(f"no ```{tag} block")
     meta = _object(blocks["json"])
@@ -62,7 +63,7 @@ def parse_draft(text: str) -> Draft:
     calls = meta.get("api_calls", [])
     if not isinstance(calls, list) or not all(isinstance(c, str) for c in calls):
         raise AnswerError("api_calls: expected a list of strings")
-    return Draft(program=blocks["python"], interface=interface, api_spec=blocks["markdown"], api_calls=calls)
+    return Draft(program=blocks[language], interface=interface, api_spec=blocks["markdown"], api_calls=calls)
 
 
 def parse_cases(text: str, limit: int) -> list[CaseDraft]:

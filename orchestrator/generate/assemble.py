@@ -16,7 +16,6 @@ from repozero.datasets import (
     Generation,
     Provenance,
     Sample,
-    Source,
     Target,
     TestProgram,
     content_hash,
@@ -26,8 +25,8 @@ from repozero.datasets import (
 )
 from repozero.datasets.store import staged_folder
 from repozero.oracle.config import OracleConfig
-from repozero.orchestrator.generate.context import GenContext, package_slug
-from repozero.orchestrator.generate.program import script_name
+from repozero.orchestrator.generate.context import GenContext, package_slug, script_name
+from repozero.orchestrator.generate.oracle_stages import source_of
 from repozero.orchestrator.generate.records import (
     CasesStage,
     CoverageStage,
@@ -72,12 +71,15 @@ def _write_sample(ctx: GenContext, root: Path, outcome: ProgramOutcome) -> None:
     folder = root / "samples" / program
     shutil.copytree(ctx.work_dir(program) / f"a{attempt}" / "program", folder / "program")
     (folder / "api_spec.md").write_text(write.draft.api_spec, encoding="utf-8")
+    language = ctx.settings.language
+    script = script_name(program, language)
     sample = Sample(
         id=program,
-        source=Source(package=ctx.settings.source, requirements=[ctx.settings.source]),
-        test_program=TestProgram(path=script_name(program)),
+        subset="py2js" if language == "python" else "c2rust",
+        source=source_of(ctx.settings),
+        test_program=TestProgram(path=script, language=language),
         interface=write.draft.interface,
-        target=Target(entry=["node", script_name(program).removesuffix(".py") + ".mjs"]),
+        target=_target(script, language),
         cases=_cases(proposed, filtered, coverage),
         difficulty=outcome.difficulty,  # type: ignore[arg-type]  # decided from DIFFICULTIES
         difficulty_rule=f"dataset generate vote: {RULE}",
@@ -86,6 +88,14 @@ def _write_sample(ctx: GenContext, root: Path, outcome: ProgramOutcome) -> None:
         provenance=_provenance(ctx, ctx.oracle_config, write, filtered, proposed, outcome),
     )
     write_sample(root, sample)
+
+
+def _target(script: str, language: str) -> Target:
+    """Py2JS: `node STEM.mjs`; C2Rust: the binary of a Cargo package at the root (docs/c2rust.md)."""
+    stem = script.rsplit(".", 1)[0]
+    if language == "python":
+        return Target(entry=["node", f"{stem}.mjs"])
+    return Target(language="rust", entry=[f"target/release/{stem}"])
 
 
 def _cases(proposed: CasesStage, filtered: FilterStage, coverage: CoverageStage) -> list[Case]:

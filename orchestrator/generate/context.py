@@ -17,7 +17,11 @@ from repozero.orchestrator.generate.records import GenerateSettings
 from repozero.orchestrator.generate.state import GenerateState
 from repozero.wiring import ModelProvider
 
-__all__ = ["GenContext", "package_slug", "slot_names"]
+__all__ = ["FENCES", "GenContext", "package_slug", "script_name", "slot_names"]
+
+FENCES = {"python": "python", "c": "c", "cpp": "cpp"}
+"""The fenced block a program comes in, by source language."""
+_SUFFIXES = {"python": ".py", "c": ".c", "cpp": ".cpp"}
 
 
 @dataclass
@@ -56,6 +60,11 @@ def package_slug(source: str) -> str:
     """`python-slugify==8.0.4` -> `python-slugify`: the stem of generated sample ids."""
     name = re.split(r"[=<>!~ ]", source, maxsplit=1)[0]
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "pkg"
+
+
+def script_name(program: str, language: str) -> str:
+    """The test program's file: `roman_g01.py`, `cjson_g01.c` (its stem names a Rust target's binary)."""
+    return program.replace("-", "_") + _SUFFIXES[language]
 
 
 def slot_names(source: str, files: int) -> list[str]:

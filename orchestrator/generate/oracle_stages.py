@@ -32,14 +32,18 @@ PROBE_TIMEOUT_S = 120.0
 
 
 class ApiListing:
-    """The package's public modules and the listing shown to the sample writer."""
+    """What the sample writer is shown, and what the static checks allow: the package's public modules
+    (Python) or its header include paths and the function names they declare (C/C++)."""
 
-    def __init__(self, modules: list[str], text: str) -> None:
+    def __init__(self, modules: list[str], text: str, names: list[str] | None = None) -> None:
         self.modules = modules
         self.text = text
+        self.names = names or []
 
 
 def source_of(settings: GenerateSettings) -> Source:
+    if settings.language != "python":  # a Debian package: the environment is the machine's
+        return Source(language=settings.language, package=settings.source)
     return Source(language=settings.language, package=settings.source, requirements=[settings.source])
 
 
@@ -143,12 +147,19 @@ async def measure_coverage(
     oracle: Oracle, settings: GenerateSettings, folder: Path, script: str, cases: list[CaseDraft],
     filtered: FilterStage, work: Path,
 ) -> CoverageStage:  # fmt: skip
-    """Lines of the package reached over the kept cases (shown to voters), and the whitebox choice."""
+    """Lines of the package reached over the kept cases (shown to voters), and the whitebox choice.
+
+    A C/C++ library's lines are not measured (its shared library carries no coverage data): the voters are
+    told so, and whitebox cases are chosen for distinct outputs alone."""
+    kept = [c for c in cases if c.id in filtered.kept]
+    outputs = {c.id: filtered.kept[c.id] for c in kept}
+    if settings.language != "python":
+        whitebox = choose_whitebox([c.id for c in kept], {}, outputs, settings.whitebox)
+        return CoverageStage(lines=0, per_case={}, whitebox=whitebox)
     probe = work / "probe"
     shutil.rmtree(probe, ignore_errors=True)
     shutil.copytree(folder, probe)
     _stage_probe(probe, "reach.py")
-    kept = [c for c in cases if c.id in filtered.kept]
     payload = [
         {"id": c.id, "argv": c.argv, "stdin_b64": base64.b64encode(c.stdin).decode() if c.stdin else None}
         for c in kept
@@ -160,6 +171,5 @@ async def measure_coverage(
         raise OracleError(f"measuring coverage failed (exit {code}): {err[-500:]}")
     raw = json.loads(out)
     per_case = {str(k): list(v) for k, v in raw["per_case"].items()}
-    outputs = {c.id: filtered.kept[c.id] for c in kept}
     whitebox = choose_whitebox([c.id for c in kept], per_case, outputs, settings.whitebox)
     return CoverageStage(lines=int(raw["lines"]), per_case=per_case, whitebox=whitebox)

@@ -14,9 +14,9 @@ from repozero.datasets import Vote
 from repozero.errors import ModelError
 from repozero.log import get_logger
 from repozero.orchestrator.generate.answers import parse_ballot
-from repozero.orchestrator.generate.context import GenContext
+from repozero.orchestrator.generate.context import FENCES, GenContext, script_name
 from repozero.orchestrator.generate.oracle_stages import filter_cases, measure_coverage
-from repozero.orchestrator.generate.program import Ready, prepare_program, script_name
+from repozero.orchestrator.generate.program import Ready, prepare_program
 from repozero.orchestrator.generate.records import (
     CATEGORIES,
     CoverageStage,
@@ -71,7 +71,7 @@ async def run_program(ctx: GenContext, program: str) -> ProgramOutcome:
 
 async def _finish(ctx: GenContext, program: str, ready: Ready) -> ProgramOutcome:
     """Filter, measure and vote on a program that runs."""
-    script = script_name(program)
+    script = script_name(program, ctx.settings.language)
     filtered = ctx.state.load(program, "filter", FilterStage)
     if filtered is None:
         filtered = await filter_cases(
@@ -154,7 +154,8 @@ async def _vote(
     prompt = render(
         "gen_voter.md", sample=program, package=ctx.settings.source, voter=index + 1,
         api_count=ready.write.api_count, calls=", ".join(ready.write.calls), cases=len(filtered.kept),
-        lines=coverage.lines, program=draft.program, examples=_examples(ready, filtered, coverage),
+        lines=coverage.lines if ctx.settings.language == "python" else "(not measured for C/C++)",
+        program=draft.program, fence=FENCES[ctx.settings.language], examples=_examples(ready, filtered, coverage),
         categories=", ".join(CATEGORIES),
     )  # fmt: skip
     try:

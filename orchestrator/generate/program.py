@@ -17,8 +17,9 @@ from repozero.errors import ModelError
 from repozero.log import get_logger
 from repozero.orchestrator.generate.answers import parse_cases, parse_draft
 from repozero.orchestrator.generate.calls import Conversation
-from repozero.orchestrator.generate.context import GenContext
+from repozero.orchestrator.generate.context import FENCES, GenContext, script_name
 from repozero.orchestrator.generate.inputs import check_inputs, interface_text
+from repozero.orchestrator.generate.native import check_native
 from repozero.orchestrator.generate.oracle_stages import validate_environment
 from repozero.orchestrator.generate.records import (
     CasesStage,
@@ -28,9 +29,9 @@ from repozero.orchestrator.generate.records import (
     ValidationStage,
     WriteStage,
 )
-from repozero.orchestrator.generate.static import check_program
+from repozero.orchestrator.generate.static import StaticVerdict, check_program
 
-__all__ = ["Ready", "prepare_program", "script_name"]
+__all__ = ["Ready", "prepare_program"]
 
 log = get_logger(__name__)
 
@@ -46,26 +47,25 @@ class Ready:
     attempts: list[str]
 
 
-def script_name(program: str) -> str:
-    return program.replace("-", "_") + ".py"
-
-
 def stage_folder(ctx: GenContext, program: str, attempt: int, draft: Draft) -> Path:
     """The program's folder as the Oracle copies it (rewritten from the record, byte for byte, on resume)."""
     folder = ctx.work_dir(program) / f"a{attempt}" / "program"
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / script_name(program)).write_text(draft.program, encoding="utf-8")
+    (folder / script_name(program, ctx.settings.language)).write_text(draft.program, encoding="utf-8")
     return folder
 
 
 def _writer_prompt(ctx: GenContext, program: str) -> str:
     slot = int(program.rsplit("g", 1)[-1])
     low, high = ctx.settings.api_calls
-    return render(
-        "gen_sample_writer.md", sample=program, package=ctx.settings.source, slot=slot,
-        files=ctx.settings.files, others=ctx.settings.files - 1, min_calls=low, max_calls=high,
-        api=ctx.api.text,
-    )  # fmt: skip
+    common = {
+        "sample": program, "package": ctx.settings.source, "slot": slot, "files": ctx.settings.files,
+        "others": ctx.settings.files - 1, "min_calls": low, "max_calls": high, "api": ctx.api.text,
+    }  # fmt: skip
+    if ctx.settings.language == "python":
+        return render("gen_sample_writer.md", **common)
+    language = FENCES[ctx.settings.language]
+    return render("gen_sample_writer_native.md", language=language.upper(), fence=language, **common)
 
 
 def _rewrite_prompt(reason: str, detail: str) -> str:
@@ -77,14 +77,15 @@ async def _write(ctx: GenContext, program: str, chat: Conversation, attempt: int
     if saved is not None:  # the conversation gets the turn back, so a rewrite sees what it rewrites
         chat.replay(prompt, saved.answer)
         return saved
-    draft, error, _ = await chat.ask(prompt, parse_draft, retries=0)
+    fence = FENCES[ctx.settings.language]
+    draft, error, _ = await chat.ask(prompt, lambda text: parse_draft(text, fence), retries=0)
     answer = chat.messages[-1].content
     if draft is None:
         stage = WriteStage(
             attempt=attempt, draft=None, reason="unparsable_answer", detail=error, answer=answer
         )
     else:
-        verdict = check_program(draft.program, ctx.api.modules, ctx.settings.api_calls)
+        verdict = _check(ctx, draft)
         stage = WriteStage(
             attempt=attempt, draft=draft, reason=verdict.reason, detail=verdict.detail, api_count=len(verdict.calls),
             calls=verdict.calls, model=ctx.writer.label, prompt=ctx.prompts, answer=answer,
@@ -94,6 +95,12 @@ async def _write(ctx: GenContext, program: str, chat: Conversation, attempt: int
     return stage
 
 
+def _check(ctx: GenContext, draft: Draft) -> StaticVerdict:
+    if ctx.settings.language == "python":
+        return check_program(draft.program, ctx.api.modules, ctx.settings.api_calls)
+    return check_native(draft.program, ctx.api.modules, ctx.api.names, ctx.settings.api_calls)
+
+
 async def _cases(ctx: GenContext, program: str, attempt: int, draft: Draft) -> CasesStage:
     saved = ctx.state.load(program, f"cases-{attempt}", CasesStage)
     if saved is not None:
@@ -101,7 +108,7 @@ async def _cases(ctx: GenContext, program: str, attempt: int, draft: Draft) -> C
     chat = ctx.conversation(ctx.writer, program, "case_writer", f"cases{attempt}")
     prompt = render(
         "gen_case_writer.md", sample=program, package=ctx.settings.source, count=ctx.settings.cases,
-        interface=interface_text(draft.interface), program=draft.program,
+        interface=interface_text(draft.interface), program=draft.program, fence=FENCES[ctx.settings.language],
     )  # fmt: skip
     proposed, error, _ = await chat.ask(prompt, lambda t: parse_cases(t, ctx.settings.cases), retries=1)
     if proposed is None:
@@ -120,7 +127,13 @@ async def _validation(
     if saved is not None:
         return saved
     stage = await validate_environment(
-        ctx.oracle, ctx.settings, folder, script_name(program), cases.cases, ctx.oracle_config, attempt
+        ctx.oracle,
+        ctx.settings,
+        folder,
+        script_name(program, ctx.settings.language),
+        cases.cases,
+        ctx.oracle_config,
+        attempt,
     )
     ctx.state.save(program, f"validation-{attempt}", stage)
     log.info("generate_stage", program=program, stage="validation", attempt=attempt, reason=stage.reason)

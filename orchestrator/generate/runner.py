@@ -14,7 +14,7 @@ import anyio
 
 from repozero.agents.fakellm import fake_policy
 from repozero.config import Config
-from repozero.errors import RepoZeroError, UsageError
+from repozero.errors import RepoZeroError
 from repozero.log import get_logger, run_log
 from repozero.oracle import open_oracle
 from repozero.oracle.actor import Oracle
@@ -23,6 +23,7 @@ from repozero.orchestrator.display import DisplayMode, RunProgress, show_progres
 from repozero.orchestrator.generate.assemble import write_generated
 from repozero.orchestrator.generate.calls import prompt_versions
 from repozero.orchestrator.generate.context import GenContext, slot_names
+from repozero.orchestrator.generate.native import HeaderListing, list_headers
 from repozero.orchestrator.generate.oracle_stages import ApiListing, list_api
 from repozero.orchestrator.generate.pipeline import run_programs
 from repozero.orchestrator.generate.records import GenerateSettings, ProgramOutcome
@@ -48,6 +49,7 @@ class GenerateInterrupted(RepoZeroError):
 class _Api(Record, kw_only=True):
     modules: list[str]
     text: str
+    names: list[str] = []
 
 
 async def generate_dataset(
@@ -55,8 +57,7 @@ async def generate_dataset(
     display: DisplayMode = "auto", concurrency: int | None = None, sinks: tuple[TraceSink, ...] = (),
 ) -> GenerateSummary:  # fmt: skip
     """Generate a dataset at `out` (resuming the run `OUT.generate/` holds, with `resume`)."""
-    if settings.language != "python":
-        raise UsageError("--debian-package: C/C++ generation is not implemented yet (docs/generate.md)")
+    headers = await list_headers(settings.source) if settings.language != "python" else None  # fails early
     state = GenerateState.open(out, settings, resume)
     started = time.monotonic()
     async with AsyncExitStack() as stack:
@@ -72,7 +73,7 @@ async def generate_dataset(
         ctx = GenContext(
             settings=settings, state=state, oracle=oracle, oracle_config=config.oracle,
             writer=providers[settings.model], voters=[providers[v] for v in settings.voters],
-            api=await _api(state, oracle, settings), bus=EventBus([*own, *sinks]),
+            api=await _api(state, oracle, settings, headers), bus=EventBus([*own, *sinks]),
             programs=anyio.CapacityLimiter(concurrency or config.run.concurrency or settings.files),
             session=state.next_session(), prompts=prompt_versions(), run_id=f"gen-{state.root.name}",
         )  # fmt: skip
@@ -94,14 +95,19 @@ def _open(config: Config, name: str, seed: int) -> AbstractAsyncContextManager[M
     return open_model(config, name, **fake)
 
 
-async def _api(state: GenerateState, oracle: Oracle, settings: GenerateSettings) -> ApiListing:
+async def _api(
+    state: GenerateState, oracle: Oracle, settings: GenerateSettings, headers: HeaderListing | None
+) -> ApiListing:
     """The package's API listing, read once per run and kept (a resumed run shows the writer the same)."""
     saved = state.load_root("api", _Api)
     if saved is None:
-        listing = await list_api(oracle, settings, state.root)
-        saved = _Api(modules=listing.modules, text=listing.text)
+        if headers is None:
+            listing = await list_api(oracle, settings, state.root)
+        else:
+            listing = ApiListing(headers.includes, headers.text, headers.names)
+        saved = _Api(modules=listing.modules, text=listing.text, names=listing.names)
         state.save_root("api", saved)
-    return ApiListing(saved.modules, saved.text)
+    return ApiListing(saved.modules, saved.text, saved.names)
 
 
 def _saturation(ctx: GenContext) -> dict[str, LimiterQueue]:

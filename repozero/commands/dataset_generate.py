@@ -31,6 +31,9 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     source = cmd.add_mutually_exclusive_group(required=True)
     source.add_argument("--source", metavar="PKG==VERSION", help="Py2JS: a pinned PyPI package")
     source.add_argument("--debian-package", metavar="NAME[=VERSION]", help="C2Rust: a Debian C/C++ library")
+    cmd.add_argument(
+        "--language", choices=["c", "cpp"], default="c", help="C2Rust: the test programs' language"
+    )
     cmd.add_argument("--model", required=True, help="the writer: a configured endpoint or fake:POLICY")
     cmd.add_argument(
         "--voters", metavar="M1,M2,M3", help="models that vote on difficulty (default: --model ×3)"
@@ -69,7 +72,7 @@ def _settings(args: argparse.Namespace, repeats: int) -> GenerateSettings:
     if not all(voters):
         raise UsageError(f"--voters {args.voters!r}: an empty model name")
     return GenerateSettings(
-        source=args.source or args.debian_package, language="python" if args.source else "c",
+        source=args.source or args.debian_package, language="python" if args.source else args.language,
         model=args.model, voters=voters, files=args.files, api_calls=_range(args.api_calls), cases=args.cases,
         repeats=repeats, rewrites=args.rewrites, seed=args.seed,
     )  # fmt: skip
