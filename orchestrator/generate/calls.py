@@ -23,6 +23,7 @@ __all__ = ["PROMPTS", "Conversation", "call_seed", "prompt_versions"]
 T = TypeVar("T")
 PROMPTS = (
     "gen_sample_writer.md",
+    "gen_sample_writer_native.md",
     "gen_rewrite.md",
     "gen_case_writer.md",
     "gen_voter.md",

@@ -95,8 +95,9 @@ async def validate_environment(
     )  # fmt: skip
     try:
         verdicts = await oracle.ground_truth(request) if valid else []
-    except OracleError as exc:
-        return ValidationStage(attempt=attempt, runs=[], reason="environment_failed", detail=str(exc)[:500])
+    except OracleError as exc:  # a C/C++ program that does not compile is the writer's to fix
+        reason = "compile_error" if "does not compile" in str(exc) else "environment_failed"
+        return ValidationStage(attempt=attempt, runs=[], reason=reason, detail=str(exc)[:1500])
     runs = [
         RunCheck(id=v.id, exit_code=v.exit_code, error=_last_line(v.stderr) if v.exit_code else "")
         for v in verdicts

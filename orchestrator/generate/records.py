@@ -119,7 +119,8 @@ class ValidationStage(Record, kw_only=True):
     attempt: int
     runs: list[RunCheck]
     reason: str | None
-    """None when at least `min_runs` ran; else `too_few_runs` or `environment_failed`."""
+    """None when at least `min_runs` ran; else `too_few_runs`, `compile_error` (C/C++) or
+    `environment_failed`."""
     detail: str = ""
 
 
