@@ -11,7 +11,8 @@ from repozero.cli import main
 from repozero.datasets import Argument, Interface, Vote, builtin_root
 from repozero.orchestrator.generate.answers import AnswerError, parse_ballot, parse_cases, parse_draft
 from repozero.orchestrator.generate.inputs import check_inputs
-from repozero.orchestrator.generate.records import CaseDraft
+from repozero.orchestrator.generate.records import CaseDraft, GenerateSettings
+from repozero.orchestrator.generate.state import GenerateState
 from repozero.orchestrator.generate.static import check_program
 from repozero.orchestrator.generate.voting import decide
 from repozero.orchestrator.generate.whitebox import choose_whitebox
@@ -166,3 +167,23 @@ def test_an_existing_output_is_not_overwritten(tmp_path: Path, capsys: pytest.Ca
         ]
     )
     assert code == 2 and "already exists" in capsys.readouterr().err
+
+
+def test_resume_with_other_flags_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    voters = ["fake:generate"] * 3
+    settings = GenerateSettings(
+        source="roman==4.2",
+        model="fake:generate",
+        voters=voters,
+        files=10,
+        api_calls=(1, 10),
+        cases=60,
+        repeats=20,
+    )
+    GenerateState.open(out, settings, resume=False)  # what an interrupted first run leaves
+    flags = ["dataset", "generate", "--source", "roman==4.2", "--model", "fake:generate", "--out", str(out)]
+    assert main([*flags, "--files", "3"]) == 2
+    assert "holds an unfinished run; pass --resume" in capsys.readouterr().err
+    assert main([*flags, "--files", "3", "--cases", "5", "--resume"]) == 2
+    assert "the flags differ from the run being continued (files, cases)" in capsys.readouterr().err
