@@ -65,16 +65,19 @@ def read_pool(run_dir: Path) -> PoolFile | None:
         return None
 
 
-def pool_cases(run_dir: Path, finished: Iterable[EpisodeResult]) -> dict[str, tuple[list[Case], Origin]]:
+def pool_cases(
+    run_dir: Path, finished: Iterable[EpisodeResult], *, testers: bool = True
+) -> dict[str, tuple[list[Case], Origin]]:
     """Per sample with ≥ 2 finished attempts: its pooled fresh cases (deduplicated by input) and, per
-    case, the attempts whose testers proposed it."""
+    case, the attempts whose testers proposed it. `testers` False (no ACE round, so no tester ran):
+    every pool is empty, and the traces are not read."""
     by_episode = {r.episode_id: r for r in finished if not r.infra_error}
     attempts: dict[str, set[int]] = {}
     for r in by_episode.values():
         attempts.setdefault(r.sample, set()).add(r.attempt)
     pools: dict[str, tuple[list[Case], Origin]] = {s: ([], {}) for s, a in attempts.items() if len(a) >= 2}
     traces = run_dir / "traces"
-    for record in TraceReader(traces).records() if traces.is_dir() else ():
+    for record in TraceReader(traces).records() if traces.is_dir() and testers else ():
         episode = by_episode.get(getattr(record, "episode_id", ""))
         if not isinstance(record, OracleAnswerRecord) or episode is None or episode.sample not in pools:
             continue
@@ -104,18 +107,19 @@ def _case(argv: list[str], stdin: bytes | None, stdout: bytes, exit_code: int) -
 async def grade_pool(
     run_dir: Path,
     dataset: Dataset,
-    backend: SandboxBackend,
+    backend: SandboxBackend | None,
     policy: GradingPolicy,
     limiter: anyio.CapacityLimiter,
 ) -> PoolFile:
-    """Grade every finished attempt not yet graded on its sample's current pool; write `pool.json`."""
+    """Grade every finished attempt not yet graded on its sample's current pool; write `pool.json`.
+    `backend` None: the run had no tester (ACE rounds 0), every pool is empty and nothing is graded."""
     store = ResultsStore.open_readonly(run_dir / "results.sqlite")
     try:
         finished = [r for r in store.episode_results() if not r.infra_error]
     finally:
         store.close()
     old = read_pool(run_dir) or PoolFile()
-    pools = pool_cases(run_dir, finished)
+    pools = pool_cases(run_dir, finished, testers=backend is not None)
     passed: dict[str, dict[int, list[str]]] = {}
     async with anyio.create_task_group() as tg:
         for sample, (cases, origin) in sorted(pools.items()):
@@ -146,13 +150,13 @@ class _Job:
 
 async def _grade_attempt(
     run_dir: Path,
-    backend: SandboxBackend,
+    backend: SandboxBackend | None,
     policy: GradingPolicy,
     limiter: anyio.CapacityLimiter,
     job: _Job,
 ) -> None:
     result = job.result
-    if not job.cases:  # nothing to run: every attempt passes the empty pool
+    if not job.cases or backend is None:  # nothing to run: every attempt passes the empty pool
         job.graded[result.attempt] = []
         return
     archive = run_dir / "targets" / result.episode_id / f"round-{max(result.rounds_used - 1, 0)}.tar.gz"

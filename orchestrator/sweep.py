@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import time
 import zlib
+from collections import Counter
 from contextlib import AsyncExitStack, ExitStack
 from dataclasses import dataclass
 from functools import partial
@@ -25,6 +26,7 @@ from repozero.datasets import Dataset, load_dataset
 from repozero.datasets.store import write_atomic
 from repozero.oracle import Oracle, open_oracle
 from repozero.orchestrator.context import Limiters
+from repozero.orchestrator.display import DisplayMode
 from repozero.orchestrator.limits import AdaptiveGauge, effective_config
 from repozero.orchestrator.manifest import MANIFEST_NAME, new_manifest, read_manifest, write_manifest
 from repozero.orchestrator.pool import POOL_FILE, grade_pool
@@ -43,6 +45,7 @@ from repozero.orchestrator.sweep_plan import (
     read_cell,
     sweep_dir,
 )
+from repozero.orchestrator.sweep_progress import SweepProgress, show_sweep_progress
 from repozero.orchestrator.sweep_spec import SweepSpec, load_sweep_spec
 from repozero.records import Record
 from repozero.runtime import until_signal
@@ -71,19 +74,24 @@ class Sweep:
     dataset: Dataset
     samples: list[str]
     cells: list[Cell]
+    display: DisplayMode = "off"
+    """How its progress shows on stderr while it runs (orchestrator/sweep_progress.py)."""
 
     def plans(self) -> list[tuple[CellPlan, list[EpisodeKey]]]:
         """Each cell's counts and the keys it has left, read from its results store now."""
         return [plan_cell(c, self.samples, self.spec.attempts) for c in self.cells]
 
 
-def open_sweep(config: Config, spec_path: str | Path, out: str | None = None) -> Sweep:
+def open_sweep(
+    config: Config, spec_path: str | Path, out: str | None = None, display: DisplayMode = "off"
+) -> Sweep:
     """Read the spec and resolve every cell (nothing is written)."""
     spec = load_sweep_spec(spec_path)
     dataset = load_dataset(spec.dataset)
     live = [s.id for s in dataset.samples if s.status == "live"]
     root = sweep_dir(spec, config, out)
-    return Sweep(spec, root, dataset, spec.select_samples(live), build_cells(config, spec, dataset, root))
+    cells = build_cells(config, spec, dataset, root)
+    return Sweep(spec, root, dataset, spec.select_samples(live), cells, display)
 
 
 def interleave(todo: dict[str, list[EpisodeKey]], seed: int) -> list[tuple[str, EpisodeKey]]:
@@ -183,13 +191,30 @@ async def _run_all(config: Config, sweep: Sweep, order: list[tuple[str, EpisodeK
                 )
             )
             sessions[cell.key] = session
-        interrupted = await until_signal(
-            [partial(sessions[name].run_episode, key.sample, attempt=key.attempt) for name, key in order],
-            event="sweep_interrupted",
-        )
+        progress = _progress(sweep, order, limiters, sessions)
+        async with anyio.create_task_group() as tg:
+            where = f"{sweep.dir}/cells/*/events.log"
+            tg.start_soon(show_sweep_progress, progress, sweep.display, config.run.progress_interval_s, where)
+            interrupted = await until_signal(
+                [partial(sessions[name].run_episode, key.sample, attempt=key.attempt) for name, key in order],
+                event="sweep_interrupted",
+            )
+            tg.cancel_scope.cancel()
         for session in sessions.values():
             session.interrupted = interrupted
         return interrupted
+
+
+def _progress(
+    sweep: Sweep, order: list[tuple[str, EpisodeKey]], limiters: Limiters, sessions: dict[str, Session]
+) -> SweepProgress:
+    """A counter per cell — its finished episodes, and this invocation's on top — fed by its session."""
+    todo = Counter(name for name, _ in order)
+    progress = SweepProgress(limiters.saturation)
+    for cell in sweep.cells:
+        done = len(sessions[cell.key].store.finished_ids())
+        sessions[cell.key].subscribe(progress.add_cell(cell.key, cell.axes, done + todo[cell.key], done))
+    return progress
 
 
 def _pool_due(cell: Cell) -> bool:
@@ -206,6 +231,9 @@ async def _grade_pools(sweep: Sweep) -> None:
             continue
         resolved = effective_config(run_sizes(cell.config, cell.spec)[0])
         policy = get_protocol(cell.spec.protocol).grading_policy(cell.config.sandbox.output_cap)
+        if cell.spec.ace_rounds == 0:  # no tester ran: empty pools, nothing to grade, no sandbox
+            await grade_pool(cell.dir, sweep.dataset, None, policy, limiter)
+            continue
         async with open_backend(resolved, cell.spec.sandbox, run_id=cell.dir.name) as backend:
             await grade_pool(cell.dir, sweep.dataset, backend, policy, limiter)
 

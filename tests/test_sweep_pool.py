@@ -20,12 +20,12 @@ pytestmark = pytest.mark.slow
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"
 
 
-def repozero(*args: str) -> str:
+def repozero(*args: str) -> subprocess.CompletedProcess[str]:
     proc = subprocess.run(
         [sys.executable, "-m", "repozero", *args], capture_output=True, text=True, timeout=600
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    return proc.stdout
+    return proc
 
 
 def test_a_sweep_grades_its_attempts_on_their_pooled_fresh_cases(tmp_path: Path) -> None:
@@ -33,8 +33,12 @@ def test_a_sweep_grades_its_attempts_on_their_pooled_fresh_cases(tmp_path: Path)
     spec.write_text(
         f'dataset = "{FIXTURE}"\nattempts = 2\n[axes]\nmodel = ["fake:buggy-then-fix"]\nace_rounds = [1]\n'
     )
-    repozero("sweep", str(spec), "--out", str(out), "--json")
+    run = repozero(
+        "sweep", str(spec), "--out", str(out), "--json", "--display", "plain", "--log-level", "info"
+    )
     (cell,) = (out / "cells").iterdir()
+    final = [line for line in run.stderr.splitlines() if "sweep_progress" in line and "final" in line]
+    assert len(final) == 1 and f"cell_{cell.name[:8]}=4/4" in final[0]  # the plain display's last line
     pool = msgspec.json.decode((cell / POOL_FILE).read_bytes(), type=PoolFile)
 
     dataset = load_dataset(FIXTURE)
@@ -61,7 +65,7 @@ def test_a_sweep_grades_its_attempts_on_their_pooled_fresh_cases(tmp_path: Path)
         # buggy-then-fix ends on the gold code after the feedback round: every attempt passes the pool
         assert pool.samples[sample_id].passed == {0: sorted(origin), 1: sorted(origin)}
 
-    report = json.loads(repozero("report", str(cell), "--format", "json"))
+    report = json.loads(repozero("report", str(cell), "--format", "json").stdout)
     rows = {r["label"]: r["cells"][0] for t in report["tables"] if t["id"] == "compute" for r in t["rows"]}
     picked = rows["best of 2, selector: pooled fresh cases passed (no hidden case read)"]
     assert picked is not None and picked.startswith("100.0% ·")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from contextlib import nullcontext
 from typing import Any
 
 import msgspec
@@ -10,6 +11,8 @@ import msgspec
 from repozero.commands import add_command
 from repozero.commands.common import config_from_args, print_json
 from repozero.errors import UsageError
+from repozero.log import terminal_panel
+from repozero.orchestrator.display import resolve_mode
 from repozero.orchestrator.sweep import SweepSummary, open_sweep, run_sweep
 from repozero.orchestrator.sweep_plan import CellPlan
 
@@ -33,6 +36,13 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     )
     cmd.add_argument("--out", metavar="DIR", help="sweep directory (default: <run.out>/sweeps/<spec name>)")
     cmd.add_argument("--json", action="store_true", help="print the plan or summary as one JSON object")
+    cmd.add_argument(
+        "--display",
+        choices=["auto", "live", "plain", "off"],
+        default="auto",
+        help="progress on stderr: a live panel with a line per cell (terminal), sweep_progress lines "
+        "(plain), or none; auto picks live on a terminal",
+    )
     cmd.set_defaults(func=_sweep)
 
 
@@ -40,7 +50,7 @@ def _sweep(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     if args.pilot is not None and args.pilot < 1:
         raise UsageError(f"--pilot: must be ≥ 1, got {args.pilot}")
-    sweep = open_sweep(config, args.spec, args.out)
+    sweep = open_sweep(config, args.spec, args.out, display=args.display)
     if args.pilot is not None:
         summary = run_sweep(config, sweep, pilot=args.pilot)
         if summary.interrupted:
@@ -48,7 +58,9 @@ def _sweep(args: argparse.Namespace) -> int:
     if args.dry_run or args.pilot is not None:
         _print_plan([p for p, _ in sweep.plans()], str(sweep.dir), args.json)
         return 0
-    summary = run_sweep(config, sweep)
+    # a live panel will own the terminal: from the start, info events go to the cells' events.log only
+    with terminal_panel() if resolve_mode(args.display) == "live" else nullcontext():
+        summary = run_sweep(config, sweep)
     _print_summary(summary, args.json)
     return 130 if summary.interrupted else 0
 
