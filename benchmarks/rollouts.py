@@ -11,16 +11,19 @@ fresh process timed end to end (process start, session opened, episodes, parts c
 - engine: a `Session` without a run directory and `RolloutEngine.stream` over G `GroupRequest`s of N,
   every trajectory's token data assembled (nothing written).
 
-The last line is `rollout_overhead: <engine wall / run wall>` (target ≤ 1.05); episodes/s of both are
-printed above it.
+The last line is `rollout_overhead: <engine wall / run wall>` (target ≤ 1.05); episodes/s and CPU seconds
+of both are printed above it. On a loaded machine `--repeats 2` (or more) alternates which phase goes
+first and sums the walls.
 
     python benchmarks/rollouts.py [--groups 32] [--n 8] [--latency-ms 1000] [--concurrency 64] [--steps 3]
+                                 [--repeats 1]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import shutil
 import subprocess
 import sys
@@ -48,12 +51,18 @@ def make_dataset(root: Path, groups: int) -> list[str]:
     return ids
 
 
-def timed(cmd: list[str]) -> tuple[float, str]:
-    started = time.monotonic()
+def children_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(cmd: list[str]) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds of the process and its children, its stdout)."""
+    started, cpu = time.monotonic(), children_cpu_s()
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr[-3000:]}")
-    return time.monotonic() - started, proc.stdout
+    return time.monotonic() - started, children_cpu_s() - cpu, proc.stdout
 
 
 async def engine_phase(args: argparse.Namespace) -> None:
@@ -75,6 +84,18 @@ async def engine_phase(args: argparse.Namespace) -> None:
     print(json.dumps({"trajectories": got, "exact": exact}))
 
 
+def commands(args: argparse.Namespace, root: Path) -> dict[str, list[str]]:
+    """The two phases' command lines, over the dataset under `root`."""
+    common = ["--set", f"run.fake_latency_ms={args.latency_ms}", "--set", "traces.fsync=false"]
+    run_cmd = [sys.executable, "-m", "repozero", *common, "run", "--dataset", str(root / "data")]
+    run_cmd += ["--model", f"fake:steps:{args.steps}", "--ace-rounds", "0", "--attempts", str(args.n)]
+    run_cmd += ["--concurrency", str(args.concurrency), "--display", "off"]
+    engine_cmd = [sys.executable, __file__, "--phase", "engine", "--dataset", str(root / "data")]
+    engine_cmd += ["--n", str(args.n), "--latency-ms", str(args.latency_ms)]
+    engine_cmd += ["--concurrency", str(args.concurrency), "--steps", str(args.steps)]
+    return {"run": run_cmd, "engine": engine_cmd}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--groups", type=int, default=32)
@@ -82,6 +103,9 @@ def main() -> None:
     parser.add_argument("--latency-ms", type=float, default=1000)
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--steps", type=int, default=3)
+    parser.add_argument(
+        "--repeats", type=int, default=1, help="pairs of phases, alternating which goes first"
+    )
     parser.add_argument("--phase", choices=["engine"], help=argparse.SUPPRESS)
     parser.add_argument("--dataset", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -89,31 +113,35 @@ def main() -> None:
         anyio.run(engine_phase, args, backend_options={"use_uvloop": True})  # as `repozero run` runs
         return
     episodes = args.groups * args.n
+    wall = {"run": 0.0, "engine": 0.0}
+    cpu = dict(wall)
     with tempfile.TemporaryDirectory(prefix="rz-rollouts-bench-") as tmp:
         root = Path(tmp)
         (root / "data").mkdir()
         make_dataset(root / "data", args.groups)
-        common = ["--set", f"run.fake_latency_ms={args.latency_ms}", "--set", "traces.fsync=false"]
-        model = f"fake:steps:{args.steps}"
-        run_cmd = [sys.executable, "-m", "repozero", *common, "run", "--dataset", str(root / "data")]
-        run_cmd += ["--model", model, "--ace-rounds", "0", "--attempts", str(args.n)]
-        run_cmd += ["--concurrency", str(args.concurrency), "--display", "off", "--out", str(root / "run")]
-        run_s, _ = timed(run_cmd)
-        engine_cmd = [sys.executable, __file__, "--phase", "engine", "--dataset", str(root / "data")]
-        engine_cmd += ["--n", str(args.n), "--latency-ms", str(args.latency_ms)]
-        engine_cmd += ["--concurrency", str(args.concurrency), "--steps", str(args.steps)]
-        engine_s, out = timed(engine_cmd)
-    got = json.loads(out.strip().splitlines()[-1])
-    if got["trajectories"] != episodes:
-        sys.exit(f"the engine returned {got['trajectories']} trajectories of {episodes}")
+        cmds = commands(args, root)
+        for repeat in range(args.repeats):
+            for phase in ("run", "engine") if repeat % 2 == 0 else ("engine", "run"):
+                out_dir = ["--out", str(root / f"run-{repeat}")] if phase == "run" else []
+                seconds, cpu_s, out = timed(cmds[phase] + out_dir)
+                wall[phase] += seconds
+                cpu[phase] += cpu_s
+                if phase == "engine":
+                    got = json.loads(out.strip().splitlines()[-1])
+                    if got["trajectories"] != episodes:
+                        sys.exit(f"the engine returned {got['trajectories']} trajectories of {episodes}")
     print(
-        f"episodes: {episodes} ({args.groups} groups of {args.n}), {args.steps + 1} calls each at "
-        f"{args.latency_ms:.0f} ms, concurrency {args.concurrency}; exact single-stream trajectories: "
-        f"{got['exact']}/{episodes}"
+        f"episodes: {episodes} ({args.groups} groups of {args.n}) × {args.repeats} repeats, {args.steps + 1} "
+        f"calls each at {args.latency_ms:.0f} ms, concurrency {args.concurrency}; exact single-stream "
+        f"trajectories: {got['exact']}/{episodes}"
     )
-    print(f"run_wall_s: {run_s:.1f}  run_episodes_per_s: {episodes / run_s:.2f}")
-    print(f"engine_wall_s: {engine_s:.1f}  engine_episodes_per_s: {episodes / engine_s:.2f}")
-    print(f"rollout_overhead: {engine_s / run_s:.3f}")
+    for phase in ("run", "engine"):
+        rate = episodes * args.repeats / wall[phase]
+        print(
+            f"{phase}_wall_s: {wall[phase]:.1f}  {phase}_cpu_s: {cpu[phase]:.1f}  {phase}_episodes_per_s: {rate:.2f}"
+        )
+    print(f"rollout_cpu_ratio: {cpu['engine'] / cpu['run']:.3f}")
+    print(f"rollout_overhead: {wall['engine'] / wall['run']:.3f}")
 
 
 if __name__ == "__main__":

@@ -178,6 +178,7 @@ async def test_an_edited_history_splits_the_trajectory_into_flagged_segments() -
                         "fx-slug", 1, policy=EndpointRef(endpoint="drop", version=4)
                     )
     (whole,), (split,) = kept.trajectories, dropped.trajectories
+    assert (whole.episode_id, split.episode_id) == ("fx-slug--a0", "fx-slug--a1")  # two engines, one count
     for t in (whole, split):
         check_exact(t, recorder.calls)
         assert t.reward == 1.0 and [r.hidden_solved for r in t.rounds] == [

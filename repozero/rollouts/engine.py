@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Iterable
 from dataclasses import replace
 from types import TracebackType
+from weakref import WeakKeyDictionary
 
 import anyio
 import anyio.abc
@@ -56,8 +57,6 @@ class RolloutEngine:
         self.deadline_s = deadline_s
         self.policy = EndpointRef()
         self.collector = RolloutCollector()
-        self._attempts: Counter[str] = Counter()
-        self._groups = 0
         self._following = self._provider(lambda: self.policy)
 
     async def __aenter__(self) -> RolloutEngine:
@@ -102,10 +101,8 @@ class RolloutEngine:
         if ace_rounds is not None and ace_rounds < 0:
             raise UsageError(f"run_group: ace_rounds must be ≥ 0, got {ace_rounds}")
         runner = self._runner(policy, ace_rounds)
-        first = self._attempts[sample_id]
-        self._attempts[sample_id] += n
-        self._groups += 1
-        group_id = f"{sample_id}--g{self._groups}"
+        first = self._claim(sample_id, n)
+        group_id = f"{sample_id}--g{first}"  # unique in the session: named by its first attempt
         deadline = self.deadline_s if deadline_s is None else deadline_s
         out: list[Trajectory | None] = [None] * n
         async with anyio.create_task_group() as tg:
@@ -178,8 +175,7 @@ class RolloutEngine:
         """One episode's sandbox, Oracle tool and grader for a trainer that runs the model itself:
         `async with engine.environment(sample_id) as env: obs = await env.reset(); ...`."""
         self.session.dataset.sample(sample_id)  # an unknown id fails here, naming the dataset
-        attempt = self._attempts[sample_id]
-        self._attempts[sample_id] += 1
+        attempt = self._claim(sample_id, 1)
         return RolloutEnvironment(self.session.ctx, sample_id, attempt, episode_id(sample_id, attempt))
 
     # -- one episode ----------------------------------------------------------------------------------
@@ -211,6 +207,17 @@ class RolloutEngine:
             sample_id=sample_id, attempt=attempt, episode_id=eid, group_id=group_id, result=result
         )
 
+    def _claim(self, sample_id: str, n: int) -> int:
+        """The first of `n` fresh attempt numbers of `sample_id`: counted per session (engines on one
+        session share it), past every attempt its results store has finished (a run directory's)."""
+        counts = _ATTEMPTS.setdefault(self.session, Counter())
+        if sample_id not in counts:
+            done = [_attempt_of(e, sample_id) for e in self.session.store.finished_ids()]
+            counts[sample_id] = 1 + max((a for a in done if a is not None), default=-1)
+        first = counts[sample_id]
+        counts[sample_id] += n
+        return first
+
     def _runner(self, policy: EndpointRef | None, ace_rounds: int | None) -> Session:
         """The session, seen through this group's models (and ACE budget): its parts are shared."""
         provider = self._following if policy is None else self._pinned(policy)
@@ -231,6 +238,16 @@ class RolloutEngine:
 
     def _provider(self, current: Callable[[], EndpointRef]) -> PolicyProvider:
         return PolicyProvider(self.session.ctx.provider, self.session.actions, self.collector, current)
+
+
+_ATTEMPTS: WeakKeyDictionary[Session, Counter[str]] = WeakKeyDictionary()
+"""Attempt numbers handed out, per open session and sample."""
+
+
+def _attempt_of(eid: str, sample_id: str) -> int | None:
+    prefix = episode_id(sample_id, 0)[:-1]  # "SAMPLE--a"
+    tail = eid[len(prefix) :] if eid.startswith(prefix) else ""
+    return int(tail) if tail.isdigit() else None
 
 
 async def _each(
