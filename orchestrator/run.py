@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
+from typing import Protocol
 
 import anyio
 import msgspec
@@ -32,13 +33,32 @@ from repozero.runtime import until_signal
 from repozero.sandbox import SandboxBackend
 from repozero.traces import TraceReader, TraceSink
 
-__all__ = ["RunSummary", "resume_run", "start_run"]
+__all__ = ["Executor", "RunSummary", "resume_run", "start_run"]
 
 log = structlog.get_logger()
 
 
+class Executor(Protocol):
+    """Where a run's episodes go instead of this process's event loop (`--executor ray`, docs/ray.md)."""
+
+    def run(
+        self,
+        config: Config,
+        spec: RunSpec,
+        run_dir: Path,
+        keys: list[EpisodeKey],
+        display: DisplayMode,
+        sinks: Sequence[TraceSink],
+    ) -> RunSummary: ...
+
+
 def start_run(
-    config: Config, spec: RunSpec, *, display: DisplayMode = "auto", sinks: Sequence[TraceSink] = ()
+    config: Config,
+    spec: RunSpec,
+    *,
+    display: DisplayMode = "auto",
+    sinks: Sequence[TraceSink] = (),
+    executor: Executor | None = None,
 ) -> RunSummary:
     """Create the run directory (manifest first), then run every episode.
 
@@ -61,7 +81,7 @@ def start_run(
             config, spec, dataset, protocol, run_id=run_dir.name, samples=samples, limiters=sizes
         )
         write_manifest(run_dir, manifest)
-        return _execute(config, spec, run_dir, keys, display, sinks)
+        return _execute(config, spec, run_dir, keys, display, sinks, executor)
 
 
 def resume_run(
@@ -72,13 +92,14 @@ def resume_run(
     *,
     display: DisplayMode = "auto",
     sinks: Sequence[TraceSink] = (),
+    executor: Executor | None = None,
 ) -> RunSummary:
     """Skip finished episodes, restart interrupted ones, run new attempts; refuse a changed dataset.
 
     The run directory's lock is taken before its manifest is read: a second invocation is refused."""
     read_manifest(run_dir)  # not a run directory: say so before creating a lock file in it
     with stops_on_full_disk(run_dir), RunLock(run_dir, flag="--resume", lend=True):
-        return _resume_locked(config, run_dir, attempts, concurrency, display, sinks)
+        return _resume_locked(config, run_dir, attempts, concurrency, display, sinks, executor)
 
 
 def _resume_locked(
@@ -88,6 +109,7 @@ def _resume_locked(
     concurrency: int | None,
     display: DisplayMode,
     sinks: Sequence[TraceSink],
+    executor: Executor | None,
 ) -> RunSummary:
     manifest = read_manifest(run_dir)
     if (run_dir / "results.sqlite").exists():
@@ -128,7 +150,7 @@ def _resume_locked(
         limiters=run_sizes(config, spec)[2],
     )
     write_manifest(run_dir, manifest)
-    return _execute(config, spec, run_dir, keys, display, sinks)
+    return _execute(config, spec, run_dir, keys, display, sinks, executor)
 
 
 def _warn_lost_traces(run_dir: Path) -> None:
@@ -163,12 +185,15 @@ def _execute(
     keys: list[EpisodeKey],
     display: DisplayMode,
     sinks: Sequence[TraceSink],
+    executor: Executor | None = None,
 ) -> RunSummary:
     from repozero.runtime import run_async
 
     reserve = Reserve(run_dir)
     try:
         reserve.hold()
+        if executor is not None:
+            return executor.run(config, spec, run_dir, keys, display, sinks)
         return run_async(_run_all, config, spec, run_dir, keys, display, sinks, reserve)
     finally:
         reserve.release()

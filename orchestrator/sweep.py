@@ -16,6 +16,7 @@ from contextlib import AsyncExitStack, ExitStack
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Protocol
 
 import anyio
 import msgspec
@@ -107,7 +108,15 @@ def interleave(todo: dict[str, list[EpisodeKey]], seed: int) -> list[tuple[str, 
     return out
 
 
-def run_sweep(config: Config, sweep: Sweep, *, pilot: int | None = None) -> SweepSummary:
+class SweepExecutor(Protocol):
+    """Where a sweep's triples go instead of this process's event loop (`--executor ray`, docs/ray.md)."""
+
+    def sweep(self, config: Config, sweep: Sweep, order: list[tuple[str, EpisodeKey]]) -> bool: ...
+
+
+def run_sweep(
+    config: Config, sweep: Sweep, *, pilot: int | None = None, executor: SweepExecutor | None = None
+) -> SweepSummary:
     """Write each cell's `cell.json` and manifest, then run every missing triple (with `pilot`: only until
     each cell has that many finished episodes). SIGINT/SIGTERM stop it cleanly; run it again to go on."""
     from repozero.runtime import run_async
@@ -127,7 +136,8 @@ def run_sweep(config: Config, sweep: Sweep, *, pilot: int | None = None) -> Swee
             todo[cell.key] = keys
         order = interleave(todo, sweep.spec.seed)
         log.info("sweep_started", sweep_dir=str(sweep.dir), cells=len(sweep.cells), todo=len(order))
-        interrupted = bool(order) and run_async(_run_all, config, sweep, order)
+        run = executor.sweep if executor is not None else partial(run_async, _run_all)
+        interrupted = bool(order) and run(config, sweep, order)
         if not interrupted and (order or any(_pool_due(c) for c in sweep.cells)):
             run_async(_grade_pools, sweep)
         for cell in sweep.cells:

@@ -9,6 +9,7 @@ from typing import Any
 
 from repozero.commands import add_command
 from repozero.commands.common import config_from_args, print_json
+from repozero.commands.executors import add_executor_flags, executor_from_args
 from repozero.errors import UsageError
 from repozero.log import terminal_panel
 from repozero.orchestrator.display import resolve_mode
@@ -40,6 +41,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
         "--resume", metavar="RUN_DIR", type=Path, help="resume a run: finished episodes are kept"
     )
     cmd.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    add_executor_flags(cmd)
     cmd.set_defaults(func=_run)
 
 
@@ -72,13 +74,20 @@ def _run(args: argparse.Namespace) -> int:
 
 def _start_or_resume(args: argparse.Namespace, config: Any) -> RunSummary:
     if args.resume is None:
-        return start_run(config, _spec(args, config), display=args.display)
+        return start_run(config, _spec(args, config), display=args.display, executor=executor_from_args(args))
     fixed = [
         f for f in ("dataset", "model", "scaffold", "ace_rounds", "protocol", "samples") if getattr(args, f)
     ]
     if fixed:
         raise UsageError(f"--resume keeps the run's settings; drop --{fixed[0].replace('_', '-')}")
-    return resume_run(config, args.resume, args.attempts, args.concurrency, display=args.display)
+    return resume_run(
+        config,
+        args.resume,
+        args.attempts,
+        args.concurrency,
+        display=args.display,
+        executor=executor_from_args(args),
+    )
 
 
 def _report(summary: RunSummary, as_json: bool) -> None:

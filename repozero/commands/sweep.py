@@ -10,6 +10,7 @@ import msgspec
 
 from repozero.commands import add_command
 from repozero.commands.common import config_from_args, print_json
+from repozero.commands.executors import add_executor_flags, executor_from_args
 from repozero.errors import UsageError
 from repozero.log import terminal_panel
 from repozero.orchestrator.display import resolve_mode
@@ -43,6 +44,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
         help="progress on stderr: a live panel with a line per cell (terminal), sweep_progress lines "
         "(plain), or none; auto picks live on a terminal",
     )
+    add_executor_flags(cmd)
     cmd.set_defaults(func=_sweep)
 
 
@@ -50,9 +52,10 @@ def _sweep(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     if args.pilot is not None and args.pilot < 1:
         raise UsageError(f"--pilot: must be ≥ 1, got {args.pilot}")
+    executor = executor_from_args(args)
     sweep = open_sweep(config, args.spec, args.out, display=args.display)
     if args.pilot is not None:
-        summary = run_sweep(config, sweep, pilot=args.pilot)
+        summary = run_sweep(config, sweep, pilot=args.pilot, executor=executor)
         if summary.interrupted:
             return 130
     if args.dry_run or args.pilot is not None:
@@ -60,7 +63,7 @@ def _sweep(args: argparse.Namespace) -> int:
         return 0
     # a live panel will own the terminal: from the start, info events go to the cells' events.log only
     with terminal_panel() if resolve_mode(args.display) == "live" else nullcontext():
-        summary = run_sweep(config, sweep)
+        summary = run_sweep(config, sweep, executor=executor)
     _print_summary(summary, args.json)
     return 130 if summary.interrupted else 0
 

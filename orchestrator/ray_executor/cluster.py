@@ -1,0 +1,124 @@
+"""The driver's side of the cluster: connecting, finding the nodes that can run episodes, one node runner
+pinned to each, the per-endpoint limits split between them, and stopping them cleanly."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import anyio
+import msgspec
+import ray
+import structlog
+from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+from repozero.errors import UsageError
+from repozero.orchestrator.ray_executor.coordinator import Runner
+from repozero.orchestrator.ray_executor.node import NodeRunner
+from repozero.orchestrator.ray_executor.units import CellJob, NodeInfo, decode, encode
+from repozero.orchestrator.session import run_sizes
+
+__all__ = ["RUNNER_ENV", "connect", "ready", "split_limits", "start_runners", "stop_runners", "worker_nodes"]
+
+log = structlog.get_logger()
+
+RUNNER_ENV = {"RAY_USE_UVLOOP": "0"}
+"""The node runner's loop is the stock asyncio one, not uvloop (Ray's default when it is installed): the
+actor's loop runs in a thread of Ray's, not the main thread, and the runner spawns thousands of child
+processes (shells, graders, the Oracle's fork servers) — CPython's pidfd child watcher is the path our
+suite runs in every thread; uvloop's child handling off the main thread is not (docs/ray.md)."""
+
+STOP_TIMEOUT_S = 120.0
+"""How long a node runner gets to close its sessions (sandboxes reaped, trace shard flushed)."""
+
+
+def connect(address: str | None) -> bool:
+    """Join the cluster at `address` (`auto`, HOST:PORT, or None: RAY_ADDRESS or a new local instance).
+    True when this call connected (the caller shuts down); a process already connected keeps its link."""
+    if ray.is_initialized():
+        return False
+    try:
+        ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False, configure_logging=False)
+    except (ConnectionError, ValueError, RuntimeError) as exc:
+        raise UsageError(f"--ray-address {address or '(none)'}: cannot join a Ray cluster: {exc}") from None
+    return True
+
+
+def worker_nodes(address: str | None) -> list[dict[str, Any]]:
+    """Alive nodes with CPUs (a head started with `--num-cpus 0` runs the driver only), in a stable order."""
+    nodes = sorted(
+        (n for n in ray.nodes() if n.get("Alive") and n.get("Resources", {}).get("CPU", 0) > 0),
+        key=lambda n: str(n["NodeID"]),
+    )
+    if not nodes:
+        raise UsageError(f"--ray-address {address or '(none)'}: the cluster has no alive node with CPUs")
+    return nodes
+
+
+def node_name(node: dict[str, Any], started: int) -> str:
+    """`node-<id>-<driver start>`: a resumed run's runner on the same node gets folders of its own (the
+    killed driver's runner may not have gone yet)."""
+    return f"node-{str(node['NodeID'])[:12]}-{started}"
+
+
+def split_limits(job: CellJob, nodes: int) -> CellJob:
+    """The job as each node runs it: the model endpoint's connection limit split evenly (at least one per
+    node), so the cluster together stays under what one machine would open against the endpoint."""
+    sizes = run_sizes(job.config, job.spec)[2]
+    endpoint, size = next((k[len("model:") :], v) for k, v in sizes.items() if k.startswith("model:"))
+    share = max(1, size // nodes)
+    limits = msgspec.structs.replace(
+        job.config.limits, model_connections={**job.config.limits.model_connections, endpoint: share}
+    )
+    return msgspec.structs.replace(job, config=msgspec.structs.replace(job.config, limits=limits))
+
+
+def start_runners(nodes: list[dict[str, Any]], jobs: list[CellJob], window: int) -> list[Runner]:
+    """One runner actor per node, pinned there (hard node affinity), `serve` sent at once."""
+    actor_class = ray.remote(NodeRunner)
+    shared = encode([split_limits(j, len(nodes)) for j in jobs])
+    runners = []
+    started = int(time.time())
+    for node in nodes:
+        name = node_name(node, started)
+        actor = actor_class.options(  # type: ignore[attr-defined]
+            scheduling_strategy=NodeAffinitySchedulingStrategy(node_id=node["NodeID"], soft=False),
+            num_cpus=0,
+            max_concurrency=window + 8,
+            max_restarts=0,
+            runtime_env={"env_vars": RUNNER_ENV},
+        ).remote(name, shared)
+        runners.append(Runner(node=name, actor=actor, serve_ref=actor.serve.remote()))
+    return runners
+
+
+async def ready(runners: list[Runner], timeout_s: float) -> list[NodeInfo]:
+    """Wait until every runner's sessions are open (worker start, imports, sandbox backend, endpoint)."""
+    infos = []
+    with anyio.fail_after(timeout_s):
+        for runner in runners:
+            infos.append(decode(await runner.actor.ready.remote(), NodeInfo))
+    log.info("ray_nodes_ready", nodes=[i.node for i in infos], loops=sorted({i.loop for i in infos}))
+    return infos
+
+
+async def stop_runners(runners: list[Runner]) -> None:
+    """Cancel units still in flight (an interrupted run), let each runner close its sessions, then end it."""
+    with anyio.CancelScope(shield=True):
+        alive = [r for r in runners if not r.lost]
+        for runner in alive:
+            for ref in runner.leased.values():
+                ray.cancel(ref)
+            runner.actor.stop.remote()
+        with anyio.move_on_after(STOP_TIMEOUT_S):
+            for runner in alive:
+                try:
+                    await runner.serve_ref
+                except Exception as exc:  # its node went away meanwhile: nothing left to close
+                    log.warning("ray_node_close_failed", node=runner.node, error=str(exc).splitlines()[0])
+        for runner in runners:
+            try:
+                ray.kill(runner.actor, no_restart=True)
+            except Exception:  # gone with its node
+                pass

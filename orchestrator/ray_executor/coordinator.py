@@ -1,0 +1,166 @@
+"""The coordinator on the driver: work units leased to node runners, several at a time per node; a lost
+node's units given back and run elsewhere; each finished unit recorded once, by the driver, in its cell's
+results store (the store `--resume` reads)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+import msgspec
+import ray
+import structlog
+from ray.exceptions import RayActorError
+
+from repozero.datasets.store import write_atomic
+from repozero.errors import RepoZeroError
+from repozero.orchestrator.ray_executor.queue import WorkQueue
+from repozero.orchestrator.ray_executor.units import UnitDone, WorkUnit, decode, encode
+from repozero.orchestrator.results import ResultsStore
+from repozero.records import Record
+
+__all__ = ["NODES_FILE", "ClusterLostError", "Coordinator", "NodeStatus", "Recorder", "Runner"]
+
+log = structlog.get_logger()
+
+NODES_FILE = "nodes.json"
+"""RUN_DIR/nodes.json: each node runner's state and counts, rewritten as the run goes (docs/ray.md)."""
+
+
+class ClusterLostError(RepoZeroError):
+    """Every node runner was lost with units left: the run stops (resumable)."""
+
+
+class NodeStatus(Record, kw_only=True):
+    node: str
+    state: str
+    """`alive` or `lost`."""
+    in_flight: int
+    finished: int
+    given_back: int
+    """Units it held when it was lost, leased again elsewhere."""
+    lost_reason: str = ""
+
+
+@dataclass
+class Runner:
+    """The driver's handle on one node runner actor."""
+
+    node: str
+    actor: Any
+    serve_ref: Any
+    lost: str = ""
+    leased: dict[str, Any] = field(default_factory=dict)
+    """Unit id → the call's ObjectRef, for units in flight there."""
+    finished: int = 0
+    given_back: int = 0
+
+    def status(self) -> NodeStatus:
+        return NodeStatus(
+            node=self.node,
+            state="lost" if self.lost else "alive",
+            in_flight=len(self.leased),
+            finished=self.finished,
+            given_back=self.given_back,
+            lost_reason=self.lost,
+        )
+
+
+class Recorder:
+    """The driver's writes, the only ones to the results stores: a unit's start, then its one result."""
+
+    def __init__(self, stores: dict[str, ResultsStore]) -> None:
+        self.stores = stores
+
+    def start(self, unit: WorkUnit) -> None:
+        self.stores[unit.cell].start_episode(unit.episode_id, unit.sample, unit.attempt, unit.sample)
+
+    def finish(self, done: UnitDone) -> None:
+        store = self.stores[done.unit.cell]
+        for r in done.result.rounds:
+            store.record_round(done.result.episode_id, r, done.cases.get(r.round, []))
+        store.finish_episode(done.result, status="infra_failed" if done.result.infra_error else "finished")
+
+
+class Coordinator:
+    """Leases `queue` to `runners` (`window` units in flight per node) until every unit is done."""
+
+    def __init__(
+        self, runners: list[Runner], queue: WorkQueue, recorder: Recorder, window: int, status_dir: Path
+    ) -> None:
+        self.runners, self.queue, self.recorder = runners, queue, recorder
+        self.window, self.status_path = window, status_dir / NODES_FILE
+        self.started = time.monotonic()
+
+    async def run(self, interval_s: float) -> None:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self._report_every, interval_s)
+            async with anyio.create_task_group() as leases:
+                for _ in range(self.window):  # round-robin: the first leases spread over the nodes
+                    for runner in self.runners:
+                        leases.start_soon(self._lease_loop, runner)
+            tg.cancel_scope.cancel()
+        self.report()
+
+    async def _lease_loop(self, runner: Runner) -> None:
+        while not runner.lost and (unit := await self.queue.take()) is not None:
+            if runner.lost:  # lost while this loop waited for a unit
+                self.queue.give_back(unit)
+                return
+            self.recorder.start(unit)
+            ref = runner.actor.run_unit.remote(encode(unit))
+            runner.leased[unit.unit_id] = ref
+            try:
+                raw = await ref
+            except RayActorError as exc:
+                runner.given_back += 1
+                self.queue.give_back(unit)
+                self._lose(runner, exc)
+                return
+            finally:
+                runner.leased.pop(unit.unit_id, None)
+            self._finished(runner, unit, decode(raw, UnitDone))
+
+    def _finished(self, runner: Runner, unit: WorkUnit, done: UnitDone) -> None:
+        if not self.queue.done(unit):
+            log.warning("ray_unit_duplicate_dropped", unit=unit.unit_id, node=runner.node)
+            return
+        self.recorder.finish(done)
+        runner.finished += 1
+
+    def _lose(self, runner: Runner, exc: BaseException) -> None:
+        """A runner whose actor died (its node removed, its process killed): never leased to again, and
+        killed for good — a unit it still held cannot end a second time."""
+        if not runner.lost:
+            runner.lost = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+            log.warning("ray_node_lost", node=runner.node, error=runner.lost, in_flight=len(runner.leased))
+            try:
+                ray.kill(runner.actor, no_restart=True)
+            except Exception:  # already gone with its node
+                pass
+            self.report()
+        if all(r.lost for r in self.runners) and self.queue.open:
+            raise ClusterLostError(
+                f"every Ray node runner was lost with {self.queue.open} episodes left; "
+                "resume the run once the cluster has nodes again"
+            )
+
+    async def _report_every(self, interval_s: float) -> None:
+        while True:
+            await anyio.sleep(interval_s)
+            self.report()
+
+    def report(self) -> None:
+        """`ray_progress` on the log and RUN_DIR/nodes.json: per node, in flight, finished, lost."""
+        statuses = [r.status() for r in self.runners]
+        log.info(
+            "ray_progress",
+            open=self.queue.open,
+            queued=self.queue.queued,
+            elapsed_s=round(time.monotonic() - self.started, 1),
+            nodes={s.node: f"{s.state} {s.finished} done {s.in_flight} running" for s in statuses},
+        )
+        write_atomic(self.status_path, msgspec.json.format(msgspec.json.encode(statuses), indent=2) + b"\n")

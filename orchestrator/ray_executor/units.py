@@ -1,0 +1,74 @@
+"""What crosses between the driver and a node runner: cells to open, units to run, units done.
+
+Records, not pickles: each is a frozen msgspec Struct sent as msgpack bytes, so a node runner and the
+driver agree on the shape of every message (and Ray never pickles our live objects).
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+import msgspec
+
+from repozero.config import Config
+from repozero.orchestrator.results import CaseRow, EpisodeResult
+from repozero.orchestrator.spec import RunSpec, episode_id
+from repozero.records import Record
+
+__all__ = ["CellJob", "NodeInfo", "UnitDone", "WorkUnit", "decode", "encode"]
+
+
+class CellJob(Record, kw_only=True):
+    """One run a node opens a `Session` for: a `repozero run` has one (key ""), a sweep one per cell."""
+
+    key: str
+    run_dir: str
+    config: Config
+    spec: RunSpec
+
+
+class WorkUnit(Record, kw_only=True):
+    """One episode of one cell: what the coordinator leases to a node runner."""
+
+    cell: str
+    sample: str
+    attempt: int
+
+    @property
+    def episode_id(self) -> str:
+        return episode_id(self.sample, self.attempt)
+
+    @property
+    def unit_id(self) -> str:
+        return f"{self.cell}/{self.episode_id}" if self.cell else self.episode_id
+
+
+class UnitDone(Record, kw_only=True):
+    """A unit's outcome as its node's session recorded it: the result and each round's case rows."""
+
+    unit: WorkUnit
+    node: str
+    result: EpisodeResult
+    cases: dict[int, list[CaseRow]]
+
+
+class NodeInfo(Record, kw_only=True):
+    """A node runner once its sessions are open."""
+
+    node: str
+    hostname: str
+    pid: int
+    loop: str
+    """The event loop's class: the asyncio one by design (RAY_USE_UVLOOP=0, docs/ray.md)."""
+
+
+_encoder = msgspec.msgpack.Encoder()
+T = TypeVar("T")
+
+
+def encode(record: Record | list[CellJob]) -> bytes:
+    return _encoder.encode(record)
+
+
+def decode(raw: bytes, kind: type[T]) -> T:
+    return msgspec.msgpack.decode(raw, type=kind)

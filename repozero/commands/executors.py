@@ -1,0 +1,45 @@
+"""`--executor local|ray` and `--ray-address` for `run` and `sweep`: where the episodes run.
+
+Ray is imported only here, only when `--executor ray` is given: the local executor needs none of it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+from typing import Any
+
+from repozero.errors import UsageError
+
+__all__ = ["add_executor_flags", "executor_from_args"]
+
+
+def add_executor_flags(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument(
+        "--executor",
+        choices=["local", "ray"],
+        default="local",
+        help="local: one event loop here (default); ray: a node runner per node of a Ray cluster (docs/ray.md)",
+    )
+    cmd.add_argument(
+        "--ray-address",
+        metavar="auto|HOST:PORT",
+        help="the Ray cluster to join with --executor ray (default: RAY_ADDRESS, else a local instance)",
+    )
+
+
+def executor_from_args(args: argparse.Namespace) -> Any:
+    """None for the local executor; a `RayExecutor` for `--executor ray`."""
+    if args.executor != "ray":
+        if args.ray_address:
+            raise UsageError("--ray-address: only with --executor ray")
+        return None
+    if importlib.util.find_spec("ray") is None:
+        raise UsageError("--executor ray: Ray is not installed; install the extra: pip install -e '.[ray]'")
+    from repozero.orchestrator.ray_executor import RayExecutor
+
+    return RayExecutor(args.ray_address)
+
+
+def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
+    """Not a command module."""
