@@ -309,6 +309,10 @@ async def run_command(
             log.warning(
                 "sandbox_exec_stream_stuck", container=container_id[:12], argv0=argv[0] if argv else ""
             )
+            if not (truncated or backstopped):
+                # the command ended on its own but a busy daemon never told us how: its exit status is
+                # unknown, not a crash — the machine's failure (infra, retried), never the program's
+                raise SandboxError(f"docker exec: no exit status from the daemon within {BACKSTOP_S:.0f} s")
         wall = time.monotonic() - started
         timed_out = backstopped or (
             timeout is not None and exit_code in (124, 137) and wall >= timeout - 0.01 and not truncated
