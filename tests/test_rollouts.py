@@ -106,6 +106,7 @@ async def test_a_group_of_8_on_a_builtin_sample_is_the_servers_ids_call_by_call(
         assert t.cheat_penalty == 0.0 and t.policy_versions == [0] * len(t.calls)
 
 
+@pytest.mark.parametrize("anyio_backend", [("asyncio", {"use_uvloop": True}), "trio"])
 async def test_set_policy_mid_stream_every_call_carries_the_version_it_was_made_under() -> None:
     spec = RunSpec(dataset=str(FIXTURE), model="a", ace_rounds=0)
     settings: dict[str, object] = {"latency_ms": 30}
