@@ -155,6 +155,10 @@ async def test_a_token_session_extends_the_ids_it_sent_and_restarts_on_an_edited
                 assert response.prompt_token_ids == render_prompt(
                     [ChatMessage(role=m.role, text=m.content) for m in trimmed]
                 )
+                lone = await models.endpoint("tok").complete(messages[:2])  # as `endpoints check` calls
+                assert lone.prompt_token_ids == render_prompt(
+                    [ChatMessage(role=m.role, text=m.content) for m in messages[:2]]
+                )
 
 
 async def _group(config: object, endpoint: str) -> list:

@@ -79,12 +79,10 @@ class CompletionsCodec(OpenAICodec):
     def build(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec], params: SamplingParams
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """A token session always sends ids (`build_ids`); a lone call (the endpoint check) has none."""
-        if self._template is None:
-            raise ModelConfigError(
-                self.name, "prompt_format = 'tokens': call through a session (no template yet)"
-            )
-        return self.build_ids(self._template.prompt_ids(messages, tools), params)
+        """A lone call (the endpoint check): the messages rendered whole. A token session sends its own
+        ids (`build_ids`); loading the template here blocks the loop once, which only a lone call may."""
+        template = self._template or ChatTemplate.load(self.config.tokenizer)
+        return self.build_ids(template.prompt_ids(messages, tools), params)
 
     def build_ids(
         self, prompt_ids: list[int], params: SamplingParams
