@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import anyio
 
@@ -58,7 +59,7 @@ def early_drop(case_id: str, runs: Sequence[RunResult], timeout_s: float, cap: i
     Precedence: a timeout, then stdout past the cap, then failure on every run, then disagreement.
     """
     first = runs[0]
-    common = {"id": case_id, "stdout": None, "repeats": len(runs)}
+    common: dict[str, Any] = {"id": case_id, "stdout": None, "repeats": len(runs)}
     timed_out = next((r for r in runs if r.timed_out), None)
     if timed_out is not None:
         detail = f"no exit within {timeout_s:g} s on {_where(timed_out)}"

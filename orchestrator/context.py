@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import anyio
 
@@ -13,9 +14,9 @@ from repozero.oracle import Oracle
 from repozero.oracle.grading import GradingPolicy
 from repozero.orchestrator.bus import EventBus
 from repozero.orchestrator.limits import Gauge, LimiterQueue, new_limiter, queue_of
+from repozero.orchestrator.observe import ObservedBackend
 from repozero.orchestrator.protocols import Protocol
 from repozero.orchestrator.results import ResultsStore
-from repozero.sandbox import SandboxBackend
 from repozero.wiring import ModelProvider
 
 __all__ = ["EpisodeInfraError", "Limiters", "RunContext"]
@@ -41,7 +42,8 @@ class Limiters:
 
     @classmethod
     def sized(cls, sizes: dict[str, int]) -> Limiters:
-        return cls(**{name: new_limiter(sizes[name]) for name in _OWN})
+        own: dict[str, Any] = {name: new_limiter(sizes[name]) for name in _OWN}
+        return cls(**own)
 
     def gauges(self) -> dict[str, Gauge]:
         return {**{name: getattr(self, name) for name in _OWN}, **self.watched}
@@ -69,7 +71,7 @@ class RunContext:
     limits: AgentLimits
     tester_limits: AgentLimits
     policy: GradingPolicy
-    backend: SandboxBackend
+    backend: ObservedBackend
     oracle: Oracle
     provider: ModelProvider
     bus: EventBus

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from repozero.datasets import Case
 from repozero.oracle import Verdict
@@ -37,6 +37,7 @@ from repozero.traces import (
     VisibleGradeRecord,
     compute_reward,
 )
+from repozero.vocabulary import EpisodeStatus, FailureCategory
 
 __all__ = [
     "REWARD_FORMULA",
@@ -160,6 +161,9 @@ def episode_rewards(result: EpisodeResult, rounds: list[RoundResult]) -> Rewards
     )
 
 
+_STATUS: dict[str, EpisodeStatus] = {"infra_error": "error", "solved": "solved"}
+
+
 def episode_finished_event(
     tag: EpisodeTag, result: EpisodeResult, rewards: Rewards, started: float, status: str = "finished"
 ) -> EpisodeScored:
@@ -178,10 +182,10 @@ def episode_finished_event(
             attempt=result.attempt,
             policy_model=tag.model,
             protocol=tag.protocol,
-            status={"infra_error": "error", "solved": "solved"}.get(reason, "failed"),
+            status=_STATUS.get(reason, "failed"),
             termination_reason=reason,
             infra_failure=result.infra_error,  # type: ignore[arg-type]
-            failure_category=result.failure_category,
+            failure_category=cast("FailureCategory | None", result.failure_category),
             cheat_flags=result.cheat_flags,  # type: ignore[arg-type]
             rewards=rewards,
             reward=compute_reward(REWARD_FORMULA, rewards),

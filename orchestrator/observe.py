@@ -74,6 +74,10 @@ class ObservedBackend:
     def leaked(self) -> Sequence[object]:
         return self.inner.leaked
 
+    @property
+    def warm_pool(self) -> bool:
+        return self.inner.warm_pool
+
     async def planned_workdir(self, spec: SandboxSpec) -> str | None:
         return await self.inner.planned_workdir(spec)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 import time
 from pathlib import Path
+from typing import Any
 
 import structlog
 
@@ -75,7 +76,7 @@ def session_manifest(
     return new_manifest(config, spec, dataset, protocol, run_id=run_id, samples=samples, limiters=sizes)
 
 
-def fake_settings(config: Config, spec: RunSpec) -> dict[str, object]:
+def fake_settings(config: Config, spec: RunSpec) -> dict[str, Any]:
     """The loopback server's settings for a `fake:POLICY` model: the run's latency and seed."""
     if fake_policy(spec.model) is None:
         return {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import msgspec
 
@@ -75,7 +76,7 @@ def model_endpoint(config: Config, name: str) -> tuple[Config, str]:
 
 @asynccontextmanager
 async def open_model(
-    config: Config, name: str, dataset: Dataset | None = None, **fake_settings: object
+    config: Config, name: str, dataset: Dataset | None = None, **fake_settings: Any
 ) -> AsyncIterator[ModelProvider]:
     """`--model NAME` opened: a configured endpoint, or a `fake:POLICY` loopback server started here."""
     config, endpoint = model_endpoint(config, name)
@@ -85,7 +86,7 @@ async def open_model(
 
 @asynccontextmanager
 async def open_provider(
-    config: Config, endpoint: str, label: str, dataset: Dataset | None = None, **fake_settings: object
+    config: Config, endpoint: str, label: str, dataset: Dataset | None = None, **fake_settings: Any
 ) -> AsyncIterator[ModelProvider]:
     """The endpoints of a resolved `config` (`model_endpoint`), sessions on `endpoint`; a `fake:POLICY`
     label also starts its loopback server and points the endpoint at it."""

@@ -122,9 +122,13 @@ class SandboxProcess(Protocol):
 class _Opened(Protocol):
     """What every sandbox is: a place opened with `async with`, closed under a shielded scope."""
 
-    id: str
-    workdir: str
-    """Absolute path, inside the sandbox, of the work directory (the target repository root)."""
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def workdir(self) -> str:
+        """Absolute path, inside the sandbox, of the work directory (the target repository root)."""
+        ...
 
     async def close(self) -> None: ...
 
@@ -156,7 +160,11 @@ class _Writes(Protocol):
     async def write_file(self, path: str, data: bytes, *, mode: int = 0o644) -> None: ...
 
 
-class AgentSandbox(_Opened, _Writes, Protocol):
+class _Reads(Protocol):
+    async def read_file(self, path: str, *, max_bytes: int | None = None) -> bytes: ...
+
+
+class AgentSandbox(_Opened, _Writes, _Reads, Protocol):
     """What an agent uses: its shell and its files."""
 
     async def shell(
@@ -165,11 +173,10 @@ class AgentSandbox(_Opened, _Writes, Protocol):
         """Run a command in the persistent shell session: cwd and env persist between calls."""
         ...
 
-    async def read_file(self, path: str, *, max_bytes: int | None = None) -> bytes: ...
 
-
-class GradingSandbox(_Opened, _Runs, Protocol):
-    """What the grader uses: a target tree put in (built with `exec`), then its cases run in one batch."""
+class GradingSandbox(_Opened, _Runs, _Reads, Protocol):
+    """What the grader uses: a target tree put in (built with `exec`, the binary read back), then its cases
+    run in one batch."""
 
     async def run_cases(
         self,
@@ -190,8 +197,8 @@ class GradingSandbox(_Opened, _Runs, Protocol):
         ...
 
 
-class ProcessSandbox(_Opened, _Runs, _Writes, Protocol):
-    """What the Oracle uses: its program put in, and long-running fork servers."""
+class ProcessSandbox(_Opened, _Runs, _Writes, _Reads, Protocol):
+    """What the Oracle uses: its program put in (a compiled one read back), and long-running fork servers."""
 
     async def open_process(
         self, argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None
@@ -228,10 +235,15 @@ class SandboxBackend(Protocol):
         ...
 
     # -- capabilities: every backend has them (`BackendDefaults` does nothing); callers never probe ------------
-    leaked: Sequence[object]
-    """Sandboxes found still running when the backend closed (reaped then)."""
-    warm_pool: bool
-    """`prewarm` fills a pool worth filling before a run (Docker's warm containers)."""
+    @property
+    def leaked(self) -> Sequence[object]:
+        """Sandboxes found still running when the backend closed (reaped then)."""
+        ...
+
+    @property
+    def warm_pool(self) -> bool:
+        """`prewarm` fills a pool worth filling before a run (Docker's warm containers)."""
+        ...
 
     async def planned_workdir(self, spec: SandboxSpec) -> str | None:
         """The work dir a sandbox of `spec` will have, when known before it opens (None: only once open)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import Any, Literal
 
 from repozero.agents.config import EndpointConfig
 from repozero.agents.fakellm.faults import FAULT_KINDS, parse_faults, parse_jitter
@@ -80,7 +80,11 @@ def fake_endpoint(
     OpenAI: vLLM flavor, base URL `url/v1`, `return_token_ids` and `logprobs` on. Anthropic: base URL `url`.
     A loopback server never rate-limits: concurrency starts at `connections` (episodes bound it anyway).
     """
-    sized = {"max_connections": connections, "start_connections": connections, "min_connections": 1}
+    sized: dict[str, Any] = {
+        "max_connections": connections,
+        "start_connections": connections,
+        "min_connections": 1,
+    }
     if api == "anthropic":
         return EndpointConfig(api="anthropic", base_urls=[url], model=f"fake:{policy}", **sized)
     extra = {"return_token_ids": True, "logprobs": True, "top_logprobs": 0}

@@ -174,8 +174,8 @@ def coder_action(
 ) -> tuple[Action, str | None]:
     """The next action of a scripted coder whose written tree follows `variant`, and the work dir."""
     messages = request.messages
-    marks = [(i, feedback_counts(m)) for i, m in enumerate(messages)]
-    marks = [(i, counts[-1]) for i, counts in marks if counts]
+    counted = [(i, feedback_counts(m)) for i, m in enumerate(messages)]
+    marks = [(i, counts[-1]) for i, counts in counted if counts]
     failing = [n for _, n in marks]
     trees = {"gold": material.gold, "buggy": material.buggy}
     current = trees[variant(failing)]

@@ -294,7 +294,7 @@ async def start_fake_server(
             ...  # POST f"{url}/v1/chat/completions"
     """
     loaded = dataset if isinstance(dataset, Dataset) else None
-    name = str(loaded.root if loaded is not None else os.fspath(dataset))
+    name = str(dataset.root) if isinstance(dataset, Dataset) else os.fspath(dataset)
     config = FakeLLMConfig(policy=policy, dataset=name, **settings)
     server = FakeServer(config, loaded)
     if sniffio.current_async_library() == "asyncio":

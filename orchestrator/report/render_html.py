@@ -126,9 +126,9 @@ def _summary_figs(table: Table) -> list[str]:
 def _failure_fig(table: Table) -> str:
     parts = [r for r in table.rows if r.unit == "share"]
     fractions = [
-        [r.cells[s].fraction if isinstance(r.cells[s], Share) else 0.0 for r in parts]
+        [cell.fraction if isinstance(cell := r.cells[s], Share) else 0.0 for r in parts]
         for s in range(len(table.columns))
-    ]  # type: ignore[union-attr]
+    ]
     colors = [FAILURE_COLORS.get(r.label, "#95a5a6") for r in parts]
     return svg.stacked_bars(
         "Outcome of scored episodes", table.columns, [r.label for r in parts], fractions, colors

@@ -56,7 +56,7 @@ def aggregate(run: RunData) -> list[SampleAgg]:
         agg = by_sample.get(episode.sample)
         if agg is None:
             agg = by_sample[episode.sample] = _new(episode)
-        agg.passed.append(episode.passed)
+        agg.passed.append(episode.passed is True)
         agg.success.append(episode.success_rate)
         agg.rounds.append(run.rounds.get(episode.episode_id, []))
         agg.attempts.append(episode.attempt)

@@ -218,11 +218,11 @@ def _category(passed: bool, category: str | None) -> str:
 
 def _other_categories(runs: list[RunData]) -> list[str]:
     known = {"passed", *FAILURE_CATEGORIES}
-    return sorted({_category(e.passed, e.failure_category) for r in runs for e in r.scored} - known)
+    return sorted({_category(e.passed is True, e.failure_category) for r in runs for e in r.scored} - known)
 
 
 def _share(run: RunData, name: str) -> Share:
-    count = sum(1 for e in run.scored if _category(e.passed, e.failure_category) == name)
+    count = sum(1 for e in run.scored if _category(e.passed is True, e.failure_category) == name)
     total = len(run.scored)
     return Share(count=count, total=total, fraction=count / total if total else 0.0)
 
