@@ -5,10 +5,10 @@ Kept free of network imports: the CLI loads this module for every command.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
-from msgspec import UNSET, UnsetType
+from msgspec import UNSET, Meta, UnsetType
 
 from repozero.records import Record
 
@@ -98,9 +98,9 @@ class EndpointConfig(Record, kw_only=True):
     """Where adaptive concurrency starts (clamped into [min_connections, max_connections])."""
     adaptive_connections: bool = True
     """Shrink concurrency ×0.8 on rate limiting (cooldown 15 s), grow 5% per good round."""
-    max_retries: int = 8
-    retry_initial_s: float = 1.0
-    retry_max_s: float = 60.0
+    max_retries: Annotated[int, Meta(ge=0, le=1000)] = 8
+    retry_initial_s: Annotated[float, Meta(ge=0, le=3600)] = 1.0
+    retry_max_s: Annotated[float, Meta(ge=0, le=3600)] = 60.0
     stream: bool = True
     """Stream responses (server-sent events): time to first token and tokens/s are recorded, and a
     stalled stream is cut by `stream_idle_timeout_s` instead of the whole `call_timeout_s`. A server
@@ -122,7 +122,7 @@ class AgentConfig(Record, kw_only=True):
     """Limits of one agent invocation."""
 
     scaffold: Literal["bash", "tools"] = "bash"
-    step_limit: int = 50
-    token_limit: int = 2_000_000
-    cost_limit: float = 0.0
-    time_limit_s: float = 1800.0
+    step_limit: Annotated[int, Meta(ge=1, le=1_000_000)] = 50
+    token_limit: Annotated[int, Meta(ge=1, le=10**12)] = 2_000_000
+    cost_limit: Annotated[float, Meta(ge=0, le=1e6)] = 0.0
+    time_limit_s: Annotated[float, Meta(gt=0, le=7 * 86400)] = 1800.0

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from repozero import __version__
-from repozero.errors import UsageError
+from repozero.errors import DatasetError, UsageError
 from repozero.records import Record
 
 if TYPE_CHECKING:  # the manifest is read by reports: building one is the run's business
@@ -61,6 +61,18 @@ class RunManifest(Record, kw_only=True):
     resumed_at: list[float] = []
 
 
+def _check_recorded_hash(dataset: Dataset, digest: str) -> None:
+    """A dataset whose files no longer hash to what its `dataset.toml` recorded (a sample.json edited
+    or cut since the build, its cases or gold changed) is refused before a run records anything."""
+    recorded = dataset.info.content_hash
+    if recorded and recorded != digest:
+        raise DatasetError(
+            f"{dataset.root / 'dataset.toml'}: content_hash is {recorded} but the samples hash to {digest}: "
+            "a sample changed since the dataset was built; restore it, or rebuild it (`repozero dataset "
+            "build`) and record the new hash"
+        )
+
+
 def new_manifest(
     config: Config,
     spec: RunSpec,
@@ -77,13 +89,15 @@ def new_manifest(
     from repozero.sandbox import toolchain_versions
 
     cfg = msgspec.to_builtins(config)
+    digest = content_hash(dataset)
+    _check_recorded_hash(dataset, digest)
     return RunManifest(
         run_id=run_id,
         created_at=time.time(),
         git_sha=git_sha(),
         dataset_name=dataset.name,
         dataset_path=str(dataset.root.resolve()),
-        dataset_hash=content_hash(dataset),
+        dataset_hash=digest,
         samples=samples,
         model=spec.model,
         scaffold=spec.scaffold,

@@ -355,6 +355,32 @@ def check_store(path: Path) -> None:
     problems = _quick_check(path)
     if problems:
         raise UsageError(f"{path}: damaged ({problems}): {_LOST}")
+    _check_rows(path)
+
+
+_ROW_TYPES = {"episodes": EpisodeResult, "rounds": RoundResult}
+
+
+def _check_rows(path: Path) -> None:
+    """Every recorded result reads back as its record: a store edited by hand (a wrong type, a field
+    missing) is refused naming the episode, not met as a traceback halfway through a resume."""
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        for table, kind in _ROW_TYPES.items():
+            try:
+                rows = db.execute(f"SELECT episode_id, result FROM {table} WHERE result IS NOT NULL")
+            except sqlite3.OperationalError:
+                return  # no schema yet: nothing recorded
+            for episode_id, raw in rows:
+                try:
+                    msgspec.json.decode(raw, type=kind)
+                except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+                    raise UsageError(
+                        f"{path}: episode {episode_id}: its {table} row cannot be read ({exc}); restore "
+                        "the store from a copy, or delete that row to run the episode again"
+                    ) from None
+    finally:
+        db.close()
 
 
 _LOST = (
@@ -386,10 +412,6 @@ class RunSummary(Record, kw_only=True):
     interrupted: bool = False
     leaked_containers: int = 0
     """Sandbox containers still there when the backend closed (reaped then; listed in leaked.json)."""
-    model_retries: int = 0
-    """Model calls sent again (rate limits, 5xx, dropped connections, timeouts) by this invocation."""
-    model_retry_wait_s: float = 0.0
-    """Seconds those retries waited (`Retry-After` or backoff): never charged to an agent's time limit."""
     model_retries: int = 0
     """Model calls sent again (rate limits, 5xx, dropped connections, timeouts) by this invocation."""
     model_retry_wait_s: float = 0.0

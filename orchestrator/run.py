@@ -26,7 +26,7 @@ from repozero.orchestrator.display import DisplayMode, RunProgress, show_progres
 from repozero.orchestrator.manifest import new_manifest, read_manifest, write_manifest
 from repozero.orchestrator.protocols import get_protocol
 from repozero.orchestrator.results import ResultsStore, check_store
-from repozero.orchestrator.runlock import RunLock
+from repozero.orchestrator.runlock import LOCK_NAME, RunLock
 from repozero.orchestrator.session import RunSummary, Session, run_sizes, summarize
 from repozero.orchestrator.spec import EpisodeKey, RunSpec, plan_episodes, run_dir_for
 from repozero.runtime import until_signal
@@ -70,6 +70,7 @@ def start_run(
     keys = plan_episodes(dataset, spec.samples, spec.attempts)
     run_dir = run_dir_for(spec, config.run.out)
     sizes = run_sizes(config, spec)[2]
+    fresh = not run_dir.exists()
     with stops_on_full_disk(run_dir), RunLock(run_dir, flag="--out", create=True, lend=True):
         # the lock before the manifest: a live run there is named, not clobbered
         if (run_dir / "manifest.json").exists():
@@ -77,9 +78,15 @@ def start_run(
                 f"--out {run_dir}: already a run directory; use `repozero run --resume {run_dir}`"
             )
         samples = sorted({k.sample for k in keys})
-        manifest = new_manifest(
-            config, spec, dataset, protocol, run_id=run_dir.name, samples=samples, limiters=sizes
-        )
+        try:
+            manifest = new_manifest(
+                config, spec, dataset, protocol, run_id=run_dir.name, samples=samples, limiters=sizes
+            )
+        except UsageError:  # a dataset refused: no run directory is left behind with only its lock
+            if fresh:
+                (run_dir / LOCK_NAME).unlink(missing_ok=True)
+                run_dir.rmdir()
+            raise
         write_manifest(run_dir, manifest)
         return _execute(config, spec, run_dir, keys, display, sinks, executor)
 

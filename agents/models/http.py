@@ -20,9 +20,21 @@ import httpx
 import sniffio
 from httpx_aiohttp import AiohttpTransport
 
+from repozero.agents.models.codec import BadResponse
 from repozero.records import Record
 
-__all__ = ["HttpPool", "HttpReply", "HttpStream"]
+__all__ = ["MAX_RESPONSE_BYTES", "HttpPool", "HttpReply", "HttpStream", "check_size"]
+
+MAX_RESPONSE_BYTES = 32 << 20
+"""A response body larger than this is refused half-read (retried like a server error, then the episode's
+infra failure): a broken or hostile server's 50 MB would otherwise be parsed, fed back to the agent and
+traced. A real answer, token ids and logprobs included, is a few MB at most."""
+
+
+def check_size(size: int) -> None:
+    """Raise `BadResponse` once a body has grown past `MAX_RESPONSE_BYTES`."""
+    if size > MAX_RESPONSE_BYTES:
+        raise BadResponse(f"response larger than {MAX_RESPONSE_BYTES >> 20} MiB; refused")
 
 
 class HttpReply(Record, kw_only=True):
@@ -55,10 +67,15 @@ class HttpStream:
 
 
 async def _whole(response: httpx.Response) -> HttpReply:
-    if "content-encoding" in response.headers:
-        data = await response.aread()
-    else:  # identity: the raw stream, without httpx's decoder chain
-        data = b"".join([chunk async for chunk in response.stream])  # type: ignore[union-attr]
+    chunks = (
+        response.aiter_bytes() if "content-encoding" in response.headers else response.stream.__aiter__()  # type: ignore[union-attr]  # identity: no httpx decoder chain
+    )
+    parts, size = [], 0
+    async for chunk in chunks:
+        size += len(chunk)
+        check_size(size)
+        parts.append(chunk)
+    data = b"".join(parts)
     status = response.status_code
     if status < 400:  # header lookups cost; only failures need them
         return HttpReply(status=status, body=data)

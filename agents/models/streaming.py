@@ -25,7 +25,7 @@ import sniffio
 
 from repozero.agents.config import EndpointConfig
 from repozero.agents.models.codec import Codec, Parsed, StreamBroken
-from repozero.agents.models.http import HttpPool, HttpReply
+from repozero.agents.models.http import HttpPool, HttpReply, check_size
 from repozero.agents.models.sse import EventReader
 from repozero.records import Record
 
@@ -66,7 +66,10 @@ async def fetch_stream(
             try:
                 # read to the end of the body, past the last event: a connection left half-read
                 # could not go back to the pool
+                size = 0
                 async for chunk in response.chunks():
+                    size += len(chunk)
+                    check_size(size)
                     now = clock()
                     target = now + idle
                     if target >= end:  # the call's deadline is nearer: exactly that
