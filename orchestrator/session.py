@@ -52,6 +52,7 @@ from repozero.orchestrator.protocols import get_protocol
 from repozero.orchestrator.results import EpisodeResult, ResultsStore, RunSummary, summarize
 from repozero.orchestrator.runlock import RunLock, held_here
 from repozero.orchestrator.spec import EpisodeKey, RunSpec, plan_episodes, seeded_order
+from repozero.sandbox import SandboxBackend
 from repozero.traces import RunFinished, RunFinishedRecord, RunStarted, TraceSink, TraceWriter, compute_reward
 from repozero.wiring import ModelProvider, open_backend, open_provider
 
@@ -91,6 +92,7 @@ class Session:
         provider: ModelProvider | None = None,
         oracle: Oracle | None = None,
         limiters: Limiters | None = None,
+        backend: SandboxBackend | None = None,
     ) -> AsyncIterator[Session]:
         """Open every part of a run in the caller's event loop; close them all on exit.
 
@@ -98,8 +100,9 @@ class Session:
         one, names the run); None writes nothing but a temporary folder removed at exit. Its lock
         (`RUN_DIR/run.lock`) is held to the end, unless this process holds it already (`repozero run`):
         a second session or run on the directory is refused (UsageError naming the owner). `sinks` also
-        receive every event. `provider`, `oracle`, `limiters`: parts already open that several sessions
-        share (a sweep's cells on one endpoint share its connection limiter); the caller closes them.
+        receive every event. `provider`, `oracle`, `limiters`, `backend`: parts already open that several
+        sessions share (a sweep's cells on one endpoint share its connection limiter, cells with the same
+        sandbox settings one backend); the caller closes them.
         """
         if not structlog.is_configured():  # unconfigured structlog prints debug lines: a library stays quiet
             configure_logging(level="warning")
@@ -128,9 +131,10 @@ class Session:
                     )
                 )
             effective = effective_config(resolved)
-            backend = await stack.enter_async_context(
-                open_backend(effective, spec.sandbox, run_id=manifest.run_id)
-            )
+            if backend is None:
+                backend = await stack.enter_async_context(
+                    open_backend(effective, spec.sandbox, run_id=manifest.run_id)
+                )
             if oracle is None:
                 oracle = await stack.enter_async_context(open_oracle(config.oracle, sandbox=config.sandbox))
             if provider is None:

@@ -50,6 +50,7 @@ from repozero.orchestrator.sweep_progress import SweepProgress, show_sweep_progr
 from repozero.orchestrator.sweep_spec import SweepSpec, load_sweep_spec
 from repozero.records import Record
 from repozero.runtime import until_signal
+from repozero.sandbox import SandboxBackend
 from repozero.textio import read_text
 from repozero.wiring import ModelProvider, model_endpoint, open_backend, open_provider
 
@@ -186,10 +187,12 @@ async def _run_all(config: Config, sweep: Sweep, order: list[tuple[str, EpisodeK
         limiters = Limiters.sized(_shared_sizes(sweep.cells))
         providers: dict[str, ModelProvider] = {}
         oracles: dict[str, Oracle] = {}
+        backends: dict[str, SandboxBackend] = {}
         sessions: dict[str, Session] = {}
         for cell in sweep.cells:
             provider = await _provider(stack, providers, cell, sweep.dataset, limiters)
             oracle = await _oracle(stack, oracles, cell)
+            backend = await _backend(stack, backends, cell, sweep.dir.name)
             session = await stack.enter_async_context(
                 Session.open(
                     cell.config,
@@ -198,6 +201,7 @@ async def _run_all(config: Config, sweep: Sweep, order: list[tuple[str, EpisodeK
                     provider=provider,
                     oracle=oracle,
                     limiters=limiters,
+                    backend=backend,
                 )
             )
             sessions[cell.key] = session
@@ -236,15 +240,15 @@ async def _grade_pools(sweep: Sweep) -> None:
     """Each cell's attempts graded on their sample's pooled fresh cases (orchestrator/pool.py), once
     the episodes are over and their traces closed; what an earlier invocation graded is kept."""
     limiter = anyio.CapacityLimiter(_shared_sizes(sweep.cells)["grading"])
-    for cell in sweep.cells:
-        if not (cell.dir / "results.sqlite").exists():
-            continue
-        resolved = effective_config(run_sizes(cell.config, cell.spec)[0])
-        policy = get_protocol(cell.spec.protocol).grading_policy(cell.config.sandbox.output_cap)
-        if cell.spec.ace_rounds == 0:  # no tester ran: empty pools, nothing to grade, no sandbox
-            await grade_pool(cell.dir, sweep.dataset, None, policy, limiter)
-            continue
-        async with open_backend(resolved, cell.spec.sandbox, run_id=cell.dir.name) as backend:
+    async with AsyncExitStack() as stack:
+        backends: dict[str, SandboxBackend] = {}
+        for cell in sweep.cells:
+            if not (cell.dir / "results.sqlite").exists():
+                continue
+            policy = get_protocol(cell.spec.protocol).grading_policy(cell.config.sandbox.output_cap)
+            # no tester ran at ACE rounds 0: empty pools, nothing to grade, no sandbox opened
+            testers = cell.spec.ace_rounds > 0
+            backend = await _backend(stack, backends, cell, sweep.dir.name) if testers else None
             await grade_pool(cell.dir, sweep.dataset, backend, policy, limiter)
 
 
@@ -288,6 +292,19 @@ async def _oracle(stack: AsyncExitStack, oracles: dict[str, Oracle], cell: Cell)
     if key not in oracles:
         oracles[key] = await stack.enter_async_context(open_oracle(config.oracle, sandbox=config.sandbox))
     return oracles[key]
+
+
+async def _backend(
+    stack: AsyncExitStack, backends: dict[str, SandboxBackend], cell: Cell, sweep_id: str
+) -> SandboxBackend:
+    """One sandbox backend per (backend, sandbox settings): cells share its start-up reaping of stale
+    sandboxes (once, not once per cell) and, on Docker, its client and warm pools."""
+    config = effective_config(run_sizes(cell.config, cell.spec)[0])
+    key = msgspec.json.encode([cell.spec.sandbox, config.sandbox], order="deterministic").decode()
+    if key not in backends:
+        opened = open_backend(config, cell.spec.sandbox, run_id=f"sweep-{sweep_id}")
+        backends[key] = await stack.enter_async_context(opened)
+    return backends[key]
 
 
 def _close_cell(cell: Cell, interrupted: bool) -> None:
