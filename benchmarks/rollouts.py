@@ -8,15 +8,16 @@ fresh process timed end to end (process start, session opened, episodes, parts c
 
 - run: `repozero run --attempts N --concurrency C` over the G samples (results and traces written, as a
   run does);
-- engine: a `Session` without a run directory and `RolloutEngine.stream` over G `GroupRequest`s of N,
-  every trajectory's token data assembled (nothing written).
+- engine: a `Session` and `RolloutEngine.stream` over G `GroupRequest`s of N, every trajectory's token
+  data assembled; nothing written (a trainer's usual session), or with `--engine-writes` a run directory
+  written as the run writes it (the like-for-like comparison).
 
 The last line is `rollout_overhead: <engine wall / run wall>` (target ≤ 1.05); episodes/s and CPU seconds
 of both are printed above it. On a loaded machine `--repeats 2` (or more) alternates which phase goes
 first and sums the walls.
 
     python benchmarks/rollouts.py [--groups 32] [--n 8] [--latency-ms 1000] [--concurrency 64] [--steps 3]
-                                 [--repeats 1]
+                                 [--repeats 1] [--engine-writes]
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ async def engine_phase(args: argparse.Namespace) -> None:
         dataset=args.dataset, model=f"fake:steps:{args.steps}", ace_rounds=0, concurrency=args.concurrency
     )
     got = exact = 0
-    async with Session.open(config, spec) as s, RolloutEngine(s) as engine:
+    run_dir = Path(args.out) if args.out else None
+    async with Session.open(config, spec, run_dir=run_dir) as s, RolloutEngine(s) as engine:
         requests = [GroupRequest(sample_id=sample.id, n=args.n) for sample in s.dataset.samples]
         async with aclosing(engine.stream(requests)) as groups:
             async for group in groups:
@@ -106,7 +108,13 @@ def main() -> None:
     parser.add_argument(
         "--repeats", type=int, default=1, help="pairs of phases, alternating which goes first"
     )
+    parser.add_argument(
+        "--engine-writes",
+        action="store_true",
+        help="give the engine's session a run directory (results, traces)",
+    )
     parser.add_argument("--phase", choices=["engine"], help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
     parser.add_argument("--dataset", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.phase == "engine":
@@ -122,7 +130,8 @@ def main() -> None:
         cmds = commands(args, root)
         for repeat in range(args.repeats):
             for phase in ("run", "engine") if repeat % 2 == 0 else ("engine", "run"):
-                out_dir = ["--out", str(root / f"run-{repeat}")] if phase == "run" else []
+                writes = phase == "run" or args.engine_writes
+                out_dir = ["--out", str(root / f"{phase}-{repeat}")] if writes else []
                 seconds, cpu_s, out = timed(cmds[phase] + out_dir)
                 wall[phase] += seconds
                 cpu[phase] += cpu_s
@@ -133,7 +142,8 @@ def main() -> None:
     print(
         f"episodes: {episodes} ({args.groups} groups of {args.n}) × {args.repeats} repeats, {args.steps + 1} "
         f"calls each at {args.latency_ms:.0f} ms, concurrency {args.concurrency}; exact single-stream "
-        f"trajectories: {got['exact']}/{episodes}"
+        f"trajectories: {got['exact']}/{episodes}; the engine's session "
+        + ("writes results and traces as the run does" if args.engine_writes else "writes nothing")
     )
     for phase in ("run", "engine"):
         rate = episodes * args.repeats / wall[phase]
