@@ -6,10 +6,17 @@
 
 #include <cstdio>
 #include <cstring>
-#include <iostream>
 #include <string>
 
 using namespace date;
+
+static const char *WEEKDAY_NAMES[7] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+
+// The fields as the program prints them: the year unpadded, month and day two digits, a suffix when invalid.
+static void print_ymd(const year_month_day &ymd) {
+    std::printf("%d-%02u-%02u%s", int(ymd.year()), unsigned(ymd.month()), unsigned(ymd.day()),
+                ymd.ok() ? "" : " is not a valid year_month_day");
+}
 
 // Parse an optional '-' then 1..max_digits ASCII digits from s[*pos]; false if malformed.
 static bool read_number(const std::string &s, size_t *pos, bool allow_sign, int max_digits, long *out) {
@@ -57,15 +64,15 @@ int main(int argc, char **argv) {
     if (!read_number(date_arg, &pos, true, 6, &y) || pos >= date_arg.size() || date_arg[pos++] != '-' ||
         !read_number(date_arg, &pos, false, 3, &m) || pos >= date_arg.size() || date_arg[pos++] != '-' ||
         !read_number(date_arg, &pos, false, 3, &d) || pos != date_arg.size()) {
-        std::cout << "error: malformed date\n";
+        std::printf("error: malformed date\n");
         return 0;
     }
     if (y < -32767 || y > 32767) {
-        std::cout << "error: year out of range\n";
+        std::printf("error: year out of range\n");
         return 0;
     }
     if (m > 255 || d > 255) {
-        std::cout << "error: month or day out of range\n";
+        std::printf("error: month or day out of range\n");
         return 0;
     }
     long n = 0;
@@ -74,30 +81,33 @@ int main(int argc, char **argv) {
         bool plus = !days_arg.empty() && days_arg[0] == '+';
         if (plus) p = 1;
         if (!read_number(days_arg, &p, !plus, 9, &n) || p != days_arg.size() || n < -9999999 || n > 9999999) {
-            std::cout << "error: malformed days\n";
+            std::printf("error: malformed days\n");
             return 0;
         }
     }
 
     year_month_day ymd{year{int(y)}, month{unsigned(m)}, day{unsigned(d)}};
-    std::cout << "date: " << ymd << "\n";
-    std::cout << "ok: " << (ymd.ok() ? "true" : "false") << "\n";
+    std::printf("date: ");
+    print_ymd(ymd);
+    std::printf("\nok: %s\n", ymd.ok() ? "true" : "false");
     if (!ymd.ok()) {
-        std::cout << "month ok: " << (ymd.month().ok() ? "true" : "false") << "\n";
-        std::cout << "day ok: " << (ymd.day().ok() ? "true" : "false") << "\n";
+        std::printf("month ok: %s\n", ymd.month().ok() ? "true" : "false");
+        std::printf("day ok: %s\n", ymd.day().ok() ? "true" : "false");
         return 0;
     }
     sys_days sd{ymd};
-    std::cout << "days: " << sd.time_since_epoch().count() << "\n";
-    std::cout << "weekday: " << weekday{sd} << "\n";
+    std::printf("days: %d\n", int(sd.time_since_epoch().count()));
+    std::printf("weekday: %s\n", WEEKDAY_NAMES[weekday{sd}.c_encoding()]);
     if (have_days) {
-        sys_days lo{year{-32767} / January / 1}, hi{year{32767} / December / 31};
+        sys_days lo{year_month_day{year{-32767}, month{1}, day{1}}};
+        sys_days hi{year_month_day{year{32767}, month{12}, day{31}}};
         sys_days moved = sd + days{n};
         if (moved < lo || moved > hi) {
-            std::cout << "moved: out of range\n";
+            std::printf("moved: out of range\n");
         } else {
-            year_month_day out{moved};
-            std::cout << "moved: " << out << " (" << weekday{moved} << ")\n";
+            std::printf("moved: ");
+            print_ymd(year_month_day{moved});
+            std::printf(" (%s)\n", WEEKDAY_NAMES[weekday{moved}.c_encoding()]);
         }
     }
     return 0;
