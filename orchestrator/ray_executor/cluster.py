@@ -3,6 +3,7 @@ pinned to each, the per-endpoint limits split between them, and stopping them cl
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from typing import Any
@@ -109,7 +110,8 @@ async def stop_runners(runners: list[Runner]) -> None:
         alive = [r for r in runners if not r.lost]
         for runner in alive:
             for ref in runner.leased.values():
-                ray.cancel(ref)
+                with contextlib.suppress(Exception):  # already done, or its node gone
+                    ray.cancel(ref)
             runner.actor.stop.remote()
         with anyio.move_on_after(STOP_TIMEOUT_S):
             for runner in alive:

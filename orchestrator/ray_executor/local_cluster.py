@@ -13,6 +13,7 @@ import logging
 import os
 import signal
 import socket
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,9 +21,10 @@ from typing import Any
 
 import ray
 import structlog
+from ray._common.utils import get_default_ray_temp_dir
 from ray.cluster_utils import Cluster
 
-__all__ = ["local_cluster", "node_args"]
+__all__ = ["add_node", "local_cluster", "node_args"]
 
 log = structlog.get_logger()
 
@@ -39,10 +41,11 @@ def _free_port() -> int:
 
 
 def node_args(cpus: int) -> dict[str, Any]:
-    """Fixed agent ports (the raylet need not discover them) and a small object store."""
+    """Fixed agent ports and node id (so the port files can be announced) and a small object store."""
     return {
         "num_cpus": cpus,
         "object_store_memory": OBJECT_STORE_BYTES,
+        "env_vars": {"RAY_OVERRIDE_NODE_ID_FOR_TESTING": ray.NodeID.from_random().hex()},
         "metrics_agent_port": _free_port(),
         "dashboard_agent_listen_port": _free_port(),
         "runtime_env_agent_port": _free_port(),
@@ -50,16 +53,40 @@ def node_args(cpus: int) -> dict[str, Any]:
     }
 
 
+def announce_agent_port(session_dir: Path, args: dict[str, Any]) -> None:
+    """Write the dashboard agent's port file before its node starts.
+
+    A raylet reads that port from a file the agent writes once it is up, and aborts after a fixed 15 s
+    (Ray 2.60: `WaitForPersistedPort`, not configurable; the agent's listen port is not passed to the
+    raylet). On a 2-core machine busy with other work the agent's Python start-up alone takes longer.
+    The port is ours (`node_args`), the agent listens on it and rewrites the same file when it is up."""
+    session_dir.mkdir(parents=True, exist_ok=True)
+    name = f"dashboard_agent_listen_port_{args['env_vars']['RAY_OVERRIDE_NODE_ID_FOR_TESTING']}"
+    (session_dir / name).write_text(str(args["dashboard_agent_listen_port"]))
+
+
+def add_node(cluster: Cluster, cpus: int) -> Any:
+    """A worker node joined to `cluster` (its agent's port announced first)."""
+    args = node_args(cpus)
+    assert cluster.head_node is not None
+    announce_agent_port(Path(cluster.head_node.get_session_dir_path()), args)
+    return cluster.add_node(**args)
+
+
 def _start(workers: int, cpus: int) -> tuple[Cluster, list[Any]]:
     """The cluster, or nothing left behind: a node that failed to start leaves processes Ray does not
     track (its GCS, agents), so every process this attempt started is ended."""
     before = _descendants(os.getpid())
+    head = {
+        **node_args(0),
+        "include_dashboard": False,
+        "session_name": f"session_rz_{os.getpid()}_{time.time_ns()}",
+    }
     try:
         with _start_up_priority(before):
-            cluster = Cluster(
-                initialize_head=True, head_node_args={**node_args(0), "include_dashboard": False}
-            )
-            nodes = [cluster.add_node(**node_args(cpus)) for _ in range(workers)]
+            announce_agent_port(Path(get_default_ray_temp_dir()) / head["session_name"], head)
+            cluster = Cluster(initialize_head=True, head_node_args=head)
+            nodes = [add_node(cluster, cpus) for _ in range(workers)]
             cluster.wait_for_nodes()
     except BaseException:
         for pid in _descendants(os.getpid()) - before:
