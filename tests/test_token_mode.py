@@ -226,3 +226,27 @@ def test_token_mode_settings_are_checked_naming_the_field(tmp_path: Path) -> Non
     ):
         with pytest.raises(ConfigError, match=field):
             EndpointClient("x", bad, None)  # type: ignore[arg-type]
+
+
+def test_continuation_ids_keep_what_a_chatml_template_writes_after_the_turns_end_token(
+    tokenizer_dir: Path,
+) -> None:
+    """Templates like Qwen's write `\\n` after a turn's end token: a reply that stopped on the end token
+    is followed by that `\\n`; a reply cut at max_tokens gets the end token too, as template tokens."""
+    from transformers import AutoTokenizer
+
+    from repozero.agents.models.template import ChatTemplate
+
+    tok = AutoTokenizer.from_pretrained(tokenizer_dir, local_files_only=True)
+    tok.chat_template = (
+        "{%- for m in messages -%}{{- '<|' + m.role + '|>' + m.content + '<|end|>\\n' -}}{%- endfor -%}"
+        "{%- if add_generation_prompt -%}{{- '<|assistant|>' -}}{%- endif -%}"
+    )
+    template = ChatTemplate(tok)
+    new = [Message(role="user", content="ok")]
+    stopped = template.continuation_ids(new, [], [*encode("done"), END])
+    cut = template.continuation_ids(new, [], encode("do"))
+    assert stopped == [*encode("\n"), USER, *encode("ok"), END, *encode("\n"), ASSISTANT]
+    assert cut == [END, *stopped]
+    first = template.prompt_ids([Message(role="user", content="hi")], [])
+    assert first == [USER, *encode("hi"), END, *encode("\n"), ASSISTANT]
