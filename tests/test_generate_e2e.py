@@ -300,3 +300,31 @@ def test_debian_package_with_replay(tmp_path: Path, capsys: pytest.CaptureFixtur
     )
     assert len(sample.whitebox) == 4 and len({c.expected_stdout for c in sample.whitebox}) == 4
     assert main(["dataset", "validate", str(out), "--cases", "2", "--seed", "1"]) == 0
+
+
+def test_ctrl_c_stops_cleanly_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """SIGINT: the run stops within a minute (exit 130, nothing written to --out), `--resume` finishes it."""
+    writer, voter2, voter3 = _replays(tmp_path)
+    out = tmp_path / "stopped"
+    common = [
+        "--source", "base58==2.1.1", "--model", writer, "--voters", f"{writer},{voter2},{voter3}",
+        "--files", "3", "--cases", "12", "--repeats", "4", "--api-calls", "1..4", "--set", "oracle.servers=4",
+        "--out", str(out),
+    ]  # fmt: skip
+    cmd = [sys.executable, "-m", "repozero", "dataset", "generate", *common, "--display", "off",
+           "--set", "run.fake_latency_ms=500"]  # fmt: skip
+    first = out.with_name("stopped.generate") / "programs" / "base58-g01" / "write-0.json"
+    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as proc:
+        deadline = time.monotonic() + 240
+        while not first.exists():
+            assert proc.poll() is None and time.monotonic() < deadline, "the run ended before it was stopped"
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        try:
+            code = proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            pytest.fail("still running a minute after SIGINT")
+        assert code == 130 and "--resume" in (proc.stderr.read() if proc.stderr else "")
+    assert not out.exists()
+    assert _generate(capsys, *common, "--resume")["kept"] == 2

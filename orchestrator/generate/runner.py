@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import secrets
 import time
-from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from functools import partial
 from pathlib import Path
 
@@ -14,7 +15,6 @@ import anyio
 
 from repozero.agents.fakellm import fake_policy
 from repozero.config import Config
-from repozero.errors import RepoZeroError
 from repozero.log import get_logger, run_log
 from repozero.oracle import open_oracle
 from repozero.oracle.actor import Oracle
@@ -31,19 +31,12 @@ from repozero.orchestrator.generate.state import GenerateState
 from repozero.orchestrator.generate.summary import GenerateSummary, summarize
 from repozero.orchestrator.limits import AdaptiveGauge, LimiterQueue, queue_of
 from repozero.records import Record
-from repozero.runtime import until_signal
 from repozero.traces import TraceSink, TraceWriter
 from repozero.wiring import ModelProvider, open_model
 
 __all__ = ["generate_dataset"]
 
 log = get_logger(__name__)
-
-
-class GenerateInterrupted(RepoZeroError):
-    """A signal stopped the run; every finished stage is saved (`--resume` continues)."""
-
-    exit_code = 130
 
 
 class _Api(Record, kw_only=True):
@@ -56,32 +49,56 @@ async def generate_dataset(
     config: Config, settings: GenerateSettings, out: Path, *, resume: bool = False,
     display: DisplayMode = "auto", concurrency: int | None = None, sinks: tuple[TraceSink, ...] = (),
 ) -> GenerateSummary:  # fmt: skip
-    """Generate a dataset at `out` (resuming the run `OUT.generate/` holds, with `resume`)."""
+    """Generate a dataset at `out` (resuming the run `OUT.generate/` holds, with `resume`).
+
+    Runs in the caller's event loop and installs no signal handler: a caller that cancels it loses only
+    the stages in flight (every finished one is saved), and `resume=True` continues."""
     headers = await list_headers(settings.source) if settings.language != "python" else None  # fails early
     state = GenerateState.open(out, settings, resume)
     started = time.monotonic()
-    async with AsyncExitStack() as stack:
-        stack.enter_context(run_log(state.root))
-        oracle = await stack.enter_async_context(open_oracle(config.oracle, sandbox=config.sandbox))
-        providers = {name: await stack.enter_async_context(_open(config, name, settings.seed))
-                     for name in dict.fromkeys([settings.model, *settings.voters])}  # fmt: skip
-        own: list[TraceSink] = []
-        if config.traces.enabled:
-            writer_id = f"w{int(time.time())}-{secrets.token_hex(3)}"
-            own.append(await stack.enter_async_context(
-                TraceWriter(state.root / "traces", config.traces, writer_id=writer_id)))  # fmt: skip
-        ctx = GenContext(
-            settings=settings, state=state, oracle=oracle, oracle_config=config.oracle,
-            writer=providers[settings.model], voters=[providers[v] for v in settings.voters],
-            api=await _api(state, oracle, settings, headers), bus=EventBus([*own, *sinks]),
-            programs=anyio.CapacityLimiter(concurrency or config.run.concurrency or settings.files),
-            session=state.next_session(), prompts=prompt_versions(), run_id=f"gen-{state.root.name}",
-        )  # fmt: skip
-        outcomes = await _run_with_display(ctx, config, display)
+    names = list(dict.fromkeys([settings.model, *settings.voters]))
+    # nested `async with`, not an AsyncExitStack: when the Oracle's task group re-raises the cancellation
+    # it was given, the stack's context fix-up makes that CancelledError its own __context__, and anyio's
+    # task_done then walks the chain forever (a hang after Ctrl-C, seen with CPython 3.11)
+    with run_log(state.root):
+        async with (
+            open_oracle(config.oracle, sandbox=config.sandbox) as oracle,
+            _providers(config, names, settings.seed) as providers,
+            _trace_writer(config, state) as own,
+        ):
+            ctx = GenContext(
+                settings=settings, state=state, oracle=oracle, oracle_config=config.oracle,
+                writer=providers[settings.model], voters=[providers[v] for v in settings.voters],
+                api=await _api(state, oracle, settings, headers), bus=EventBus([*own, *sinks]),
+                programs=anyio.CapacityLimiter(concurrency or config.run.concurrency or settings.files),
+                session=state.next_session(), prompts=prompt_versions(), run_id=f"gen-{state.root.name}",
+            )  # fmt: skip
+            outcomes = await _run_with_display(ctx, config, display)
     digest = write_generated(ctx, out, outcomes)
     calls = ctx.bus.counts["ModelCalled"]
     log.info("dataset_generated", out=str(out), kept=sum(o.kept for o in outcomes.values()), calls=calls)
     return summarize(settings.source, str(out), digest, outcomes, calls, time.monotonic() - started)
+
+
+@asynccontextmanager
+async def _providers(config: Config, names: list[str], seed: int) -> AsyncIterator[dict[str, ModelProvider]]:
+    """Every distinct model the run names, opened (nested, one after another)."""
+    if not names:
+        yield {}
+        return
+    async with _open(config, names[0], seed) as first, _providers(config, names[1:], seed) as rest:
+        yield {names[0]: first, **rest}
+
+
+@asynccontextmanager
+async def _trace_writer(config: Config, state: GenerateState) -> AsyncIterator[list[TraceSink]]:
+    """The run's trace writer (`OUT.generate/traces/`), when `traces.enabled`."""
+    if not config.traces.enabled:
+        yield []
+        return
+    writer_id = f"w{int(time.time())}-{secrets.token_hex(3)}"
+    async with TraceWriter(state.root / "traces", config.traces, writer_id=writer_id) as writer:
+        yield [writer]
 
 
 def _open(config: Config, name: str, seed: int) -> AbstractAsyncContextManager[ModelProvider]:
@@ -125,17 +142,8 @@ async def _run_with_display(
     done = sum(ctx.state.load(p, "outcome", ProgramOutcome) is not None for p in programs)
     progress = RunProgress(len(programs), done, partial(_saturation, ctx))
     ctx.bus.subscribe(progress)
-    outcomes: dict[str, ProgramOutcome] = {}
-
-    async def work() -> None:
-        outcomes.update(await run_programs(ctx, programs))
-
     async with anyio.create_task_group() as tg:
         tg.start_soon(show_progress, progress, display, config.run.progress_interval_s)
-        interrupted = await until_signal([work], event="generate_interrupted")
+        outcomes = await run_programs(ctx, programs)
         tg.cancel_scope.cancel()
-    if interrupted:
-        raise GenerateInterrupted(
-            f"interrupted: run again with the same flags and --resume ({ctx.state.root})"
-        )
     return outcomes

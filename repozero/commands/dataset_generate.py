@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
@@ -13,12 +14,13 @@ from repozero.commands import add_command, group
 from repozero.commands.common import config_from_args, print_json
 from repozero.errors import UsageError
 from repozero.log import terminal_panel
+from repozero.oracle.groups import plain_errors
 from repozero.orchestrator.display import resolve_mode
 from repozero.orchestrator.generate.context import package_slug
 from repozero.orchestrator.generate.records import GenerateSettings
 from repozero.orchestrator.generate.runner import generate_dataset
-from repozero.orchestrator.generate.summary import print_summary
-from repozero.runtime import run_async
+from repozero.orchestrator.generate.summary import GenerateSummary, print_summary
+from repozero.runtime import run_async, until_signal
 
 __all__ = ["register"]
 
@@ -82,12 +84,20 @@ def _generate(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     settings = _settings(args, args.repeats or config.oracle.repeats)
     out = args.out or Path(f"generated-{package_slug(settings.source)}")
-    with terminal_panel() if resolve_mode(args.display) == "live" else nullcontext():
-        summary = run_async(
-            lambda: generate_dataset(
-                config, settings, out, resume=args.resume, display=args.display, concurrency=args.concurrency
-            )
+    summaries: list[GenerateSummary] = []
+
+    async def job() -> None:
+        summaries.append(await generate_dataset(
+            config, settings, out, resume=args.resume, display=args.display, concurrency=args.concurrency))  # fmt: skip
+
+    with plain_errors(), terminal_panel() if resolve_mode(args.display) == "live" else nullcontext():
+        interrupted = run_async(lambda: until_signal([job], event="generate_interrupted"))
+    if interrupted:
+        print(
+            "repozero: interrupted; run again with the same flags and --resume to continue", file=sys.stderr
         )
+        return 130
+    summary = summaries[0]
     if args.json:
         print_json(summary)
     else:
