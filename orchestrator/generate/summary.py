@@ -88,15 +88,14 @@ def print_summary(summary: GenerateSummary) -> None:
     table = Table(
         title=f"{summary.source}: {summary.kept} kept, {summary.dropped} dropped of {summary.files}"
     )
-    for column in ("program", "result", "rewrites", "cases kept", "difficulty (votes)", "category"):
+    for column in ("program", "result", "cases", "difficulty (votes)", "category"):
         table.add_column(column, overflow="fold")
     for p in summary.programs:
-        result = "kept" if p.kept else f"dropped at {p.stage}: {p.reason}"
-        difficulty = f"{p.difficulty} ({_votes(p)}; {p.decided})" if p.kept else ""
-        table.add_row(
-            p.id, result, ", ".join(p.rewrites) or "—", f"{p.cases_kept}/{p.cases_proposed}", difficulty,
-            p.category or "",
-        )  # fmt: skip
+        result = "kept" if p.kept else f"dropped: {p.stage} {p.reason}"
+        if p.rewrites:
+            result += f" (rewritten after {', '.join(p.rewrites)})"
+        difficulty = f"{p.difficulty} ({_votes(p)}: {p.decided})" if p.kept else ""
+        table.add_row(p.id, result, f"{p.cases_kept}/{p.cases_proposed}", difficulty, p.category or "")
     console.print(table)
     for stage, reasons in summary.stages.items():
         console.print(f"stage {stage}: " + ", ".join(f"{r} {n}" for r, n in reasons.items()))
