@@ -115,7 +115,8 @@ async def grade_pool(
     `backend` None: the run had no tester (ACE rounds 0), every pool is empty and nothing is graded."""
     store = ResultsStore.open_readonly(run_dir / "results.sqlite")
     try:
-        finished = [r for r in store.episode_results() if not r.infra_error]
+        # a store whose first commit was lost (a cut write-ahead log) has no tables: nothing finished
+        finished = [r for r in store.episode_results() if not r.infra_error] if store.has_schema() else []
     finally:
         store.close()
     old = read_pool(run_dir) or PoolFile()
