@@ -104,7 +104,7 @@ class GeneratePolicy:
         good = goods[(slot - 1) % len(goods)]
         if slot == 1 and voter == 3:
             return '```json\n{"difficulty": "easy", "category": \n```'  # malformed, every time
-        label = good.difficulty
+        label: str = good.difficulty
         dissenter = (slot - 2) % 3 + 1
         if slot > 1 and voter == dissenter:
             label = _LADDER[(_LADDER.index(label) + 1) % 3]

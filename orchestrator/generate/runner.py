@@ -109,7 +109,7 @@ def _open(config: Config, name: str, seed: int) -> AbstractAsyncContextManager[M
             "seed": seed,
             **({"latency_ms": config.run.fake_latency_ms} if config.run.fake_latency_ms else {}),
         }
-    return open_model(config, name, **fake)
+    return open_model(config, name, None, **fake)
 
 
 async def _api(
