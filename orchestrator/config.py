@@ -17,6 +17,9 @@ class RunConfig(Record, kw_only=True):
     out: str = "runs"
     infra_retries: int = 2
     """An episode that fails for infrastructure reasons is restarted up to this many times."""
+    infra_retry_wait_s: float = 2.0
+    """Wait before the first such restart; ×4 before each next one, at most 60 s: a Docker daemon that
+    restarts, or an Oracle environment that a dying run left busy, has time to come back (docs/reliability.md)."""
     seed: int = 0
     """Orders the episodes a run starts (attempts first, samples shuffled) and seeds the loopback server."""
     fake_latency_ms: float = 0.0

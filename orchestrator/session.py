@@ -185,6 +185,8 @@ class Session:
         with structlog.contextvars.bound_contextvars(run_id=ctx.run_id):
             async with ctx.limiters.episodes:
                 for try_no in range(self.spec.infra_retries + 1):
+                    if try_no:  # the fault may pass (a daemon restarting): not every try in one second
+                        await anyio.sleep(min(60.0, self.spec.infra_retry_wait_s * 4 ** (try_no - 1)))
                     result = await _try_episode(ctx, key, try_no)
                     if not result.infra_error:
                         return result

@@ -36,6 +36,7 @@ class RunSpec(Record, kw_only=True):
     seed: int = 0
     """Orders the episodes a run starts (`seeded_order`) and seeds the loopback model server."""
     infra_retries: int = 2
+    infra_retry_wait_s: float = 2.0
 
     @classmethod
     def from_config(cls, config: Config, **flags: Any) -> RunSpec:
@@ -54,6 +55,7 @@ class RunSpec(Record, kw_only=True):
             "concurrency": run.concurrency,
             "seed": run.seed,
             "infra_retries": run.infra_retries,
+            "infra_retry_wait_s": run.infra_retry_wait_s,
             **given,
         }
         spec = cls(**resolved)
@@ -70,6 +72,8 @@ class RunSpec(Record, kw_only=True):
             raise UsageError(f"--concurrency: must be ≥ 1, got {self.concurrency}")
         if self.infra_retries < 0:
             raise UsageError(f"run.infra_retries: must be ≥ 0, got {self.infra_retries}")
+        if not 0 <= self.infra_retry_wait_s <= 3600:
+            raise UsageError(f"run.infra_retry_wait_s: must be from 0 to 3600, got {self.infra_retry_wait_s}")
 
 
 class EpisodeKey(Record, kw_only=True):

@@ -37,7 +37,14 @@ SHORT_NAMES = {
 """Short axis names → config keys. `model` is the run's model itself; `sampling.X` is field X of the model
 endpoint's sampling parameters (whatever the endpoint is called)."""
 
-_RUN_INFRA = {"concurrency", "out", "infra_retries", "fake_latency_ms", "progress_interval_s"}
+_RUN_INFRA = {
+    "concurrency",
+    "out",
+    "infra_retries",
+    "infra_retry_wait_s",
+    "fake_latency_ms",
+    "progress_interval_s",
+}
 _SANDBOX_INFRA = {
     "local_root",
     "toolchain_dir",
