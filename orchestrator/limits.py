@@ -10,6 +10,7 @@ tasks wait for one).
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import NamedTuple, Protocol
 
 import anyio
@@ -79,13 +80,38 @@ class AdaptiveGauge:
 
 
 def machine() -> tuple[int, int]:
-    """(cores, bytes of RAM) of this machine."""
+    """(cores, bytes of RAM) this process may use: the machine's, or less under a cgroup memory limit (a
+    container, a systemd slice) — sized from the host's RAM there, the sandboxes would be killed for memory."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 2
     try:
         memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError):
         memory = 8 << 30
-    return max(cores, 1), memory
+    limit = cgroup_memory_limit()
+    return max(cores, 1), min(memory, limit) if limit else memory
+
+
+def cgroup_memory_limit() -> int | None:
+    """The memory limit of this process's cgroup (v2 `memory.max`, v1 `memory.limit_in_bytes`), if set."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        if not controllers:
+            candidate = Path("/sys/fs/cgroup", path.lstrip("/"), "memory.max")
+        elif "memory" in controllers.split(","):
+            candidate = Path("/sys/fs/cgroup/memory", path.lstrip("/"), "memory.limit_in_bytes")
+        else:
+            continue
+        try:
+            text = candidate.read_text().strip()
+        except OSError:
+            continue
+        if text.isdigit() and int(text) < 1 << 60:  # "max", or v1's "no limit" (2^63 rounded to pages)
+            return int(text)
+    return None
 
 
 def _positive(where: str, value: int) -> int:
