@@ -12,13 +12,14 @@ rest of the call and we use none of it; `client` is still there for anyone who w
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 import aiohttp
 import httpx
 import sniffio
 from httpx_aiohttp import AiohttpTransport
+from httpx_aiohttp.transport import AiohttpResponseStream
 
 from repozero.agents.models.codec import BadResponse
 from repozero.records import Record
@@ -55,15 +56,28 @@ class HttpStream:
         kind = response.headers.get("content-type", "") if self.status < 400 else ""
         self.events = kind.startswith("text/event-stream")
 
-    def chunks(self) -> AsyncIterator[bytes]:
-        """The body's bytes as the network delivers them (several events per chunk, or part of one)."""
-        if "content-encoding" in self.response.headers:
-            return self.response.aiter_bytes()
-        return self.response.stream.__aiter__()  # type: ignore[union-attr]
+    def reader(self) -> Callable[[], Awaitable[bytes]]:
+        """A read of the body's next bytes as the network delivered them (several events, or part of
+        one; `b""` at its end). On aiohttp, its own buffer's `readany`: the layers between (httpx's
+        byte stream, the transport's async generator and its exception mapping) cost more per read
+        than our parse of the events read; aiohttp's errors are `aiohttp.ClientError`s then."""
+        stream = self.response.stream
+        if "content-encoding" not in self.response.headers and isinstance(stream, AiohttpResponseStream):
+            return stream._aiohttp_response.content.readany
+        return _next_of(self.response.aiter_bytes())
 
     async def reply(self) -> HttpReply:
         """The whole response, as `HttpPool.post` returns it."""
         return await _whole(self.response)
+
+
+def _next_of(chunks: AsyncIterator[bytes]) -> Callable[[], Awaitable[bytes]]:
+    """`reader` over an async iterator of chunks."""
+
+    async def read() -> bytes:
+        return await anext(chunks, b"")
+
+    return read
 
 
 async def _whole(response: httpx.Response) -> HttpReply:
@@ -127,7 +141,7 @@ class HttpPool:
         return aiohttp.ClientSession(connector=connector)
 
     def _request(
-        self, url: httpx.URL, body: bytes, headers: httpx.Headers, connect_s: float, read_s: float
+        self, url: httpx.URL, body: bytes, headers: httpx.Headers, connect_s: float, read_s: float | None
     ) -> httpx.Request:
         timeout = {"connect": connect_s, "read": read_s, "write": read_s, "pool": None}
         # `stream=` with our own Content-Length skips httpx's header auto-population (3x cheaper);
@@ -165,8 +179,11 @@ class HttpPool:
 
         The response is closed on the way out, also when cancelled (an idle stream cut by the caller):
         closing releases the connection before its first await (no shield needed, and a shield's cancel
-        scope is as costly as the rest of the close), and a half-read connection is dropped, not reused."""
-        request = self._request(url, body, headers, connect_s, read_s)
+        scope is as costly as the rest of the close), and a half-read connection is dropped, not reused.
+
+        `read_s` is the caller's to enforce (`fetch_stream`'s clocks): handed to aiohttp, it would rearm
+        a timer at every packet of the stream."""
+        request = self._request(url, body, headers, connect_s, None)
         response = await self._transport.handle_async_request(request)
         try:
             yield HttpStream(response)

@@ -34,25 +34,25 @@ from repozero.agents.models.openai import (
 __all__ = ["OpenAIStream"]
 
 
-class _FunctionDelta(msgspec.Struct):
+class _FunctionDelta(msgspec.Struct, gc=False):
     name: str | None = None
     arguments: Any = None
 
 
-class _ToolCallDelta(msgspec.Struct):
+class _ToolCallDelta(msgspec.Struct, gc=False):
     index: int = 0
     id: str | None = None
     function: _FunctionDelta | None = None
 
 
-class _Delta(msgspec.Struct):
+class _Delta(msgspec.Struct, gc=False):
     content: str | None = None
     reasoning: str | None = None
     reasoning_content: str | None = None
     tool_calls: list[_ToolCallDelta] | None = None
 
 
-class _ChunkChoice(msgspec.Struct):
+class _ChunkChoice(msgspec.Struct, gc=False):
     index: int = 0
     delta: _Delta | None = None
     finish_reason: str | None = None
@@ -60,7 +60,7 @@ class _ChunkChoice(msgspec.Struct):
     token_ids: list[int] | None = None
 
 
-class _Chunk(msgspec.Struct):
+class _Chunk(msgspec.Struct, gc=False):
     id: str = ""
     model: str = ""
     object: str = ""
@@ -102,29 +102,30 @@ class _Choice:
     def add(self, c: _ChunkChoice) -> bool:
         """Take one chunk's delta; True when it carried generated tokens."""
         carried = False
-        if c.token_ids is not None:
+        if (ids := c.token_ids) is not None:
             if self.token_ids is None:
-                self.token_ids = []
-            self.token_ids += c.token_ids
-            carried = bool(c.token_ids)
-        if c.logprobs is not None and c.logprobs.content is not None:
+                self.token_ids = ids
+            else:
+                self.token_ids += ids
+            carried = bool(ids)
+        if c.logprobs is not None and (lps := c.logprobs.content) is not None:
             if self.logprobs is None:
-                self.logprobs = []
-            self.logprobs += c.logprobs.content
+                self.logprobs = lps
+            else:
+                self.logprobs += lps
         if c.finish_reason is not None:
             self.finish_reason = c.finish_reason
-        d = c.delta
-        if d is None:
+        if (d := c.delta) is None:
             return carried
         if d.content:
             self.content.append(d.content)
             carried = True
-        thought = d.reasoning or d.reasoning_content
-        if thought:
+        if thought := d.reasoning or d.reasoning_content:
             self.reasoning.append(thought)
             carried = True
-        for t in d.tool_calls or ():
-            self._call_delta(t)
+        if d.tool_calls:
+            for t in d.tool_calls:
+                self._call_delta(t)
             carried = True
         return carried
 
@@ -202,18 +203,22 @@ class OpenAIStream:
     def _take(self, chunk: _Chunk) -> bool:
         if chunk.error is not None or chunk.object == "error":
             raise StreamBroken("server", f"error event mid-stream: {_error_text(chunk)}")
-        self._id = self._id or chunk.id
-        self._model = self._model or chunk.model
+        if not self._id:
+            self._id = chunk.id
+        if not self._model:
+            self._model = chunk.model
         if chunk.usage is not None:
             self._usage = chunk.usage
         if chunk.prompt_token_ids is not None:
             self._prompt_ids = chunk.prompt_token_ids
         carried = False
+        choices = self._choices
         for c in chunk.choices:
-            choice = self._choices.get(c.index)
+            choice = choices.get(c.index)
             if choice is None:
-                choice = self._choices[c.index] = _Choice()
-            carried = choice.add(c) or carried
+                choice = choices[c.index] = _Choice()
+            if choice.add(c):
+                carried = True
         return carried
 
     def result(self) -> Parsed:

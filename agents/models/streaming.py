@@ -67,7 +67,8 @@ async def fetch_stream(
                 # read to the end of the body, past the last event: a connection left half-read
                 # could not go back to the pool
                 size = 0
-                async for chunk in response.chunks():
+                read = response.reader()
+                while chunk := await read():
                     size += len(chunk)
                     check_size(size)
                     now = clock()
