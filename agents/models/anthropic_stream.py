@@ -15,11 +15,12 @@ import msgspec
 
 from repozero.agents.models.anthropic import AnthropicCodec, WireBlock, WireReply, WireUsage
 from repozero.agents.models.codec import BadResponse, Parsed, StreamBroken
+from repozero.agents.models.sse import decode_events
 
 __all__ = ["AnthropicStream"]
 
 
-class _Delta(msgspec.Struct):
+class _Delta(msgspec.Struct, gc=False):
     type: str = ""
     text: str | None = None
     thinking: str | None = None
@@ -28,7 +29,7 @@ class _Delta(msgspec.Struct):
     stop_reason: str | None = None
 
 
-class _Event(msgspec.Struct):
+class _Event(msgspec.Struct, gc=False):
     type: str = ""
     index: int = 0
     message: WireReply | None = None
@@ -87,16 +88,8 @@ class AnthropicStream:
 
     def feed(self, events: list[bytes]) -> bool:
         """The events of one read, decoded in one go (as a JSON array: one call, not one per event)."""
-        try:
-            decoded = (
-                _batch.decode(b"[" + b",".join(events) + b"]")
-                if len(events) > 1
-                else [_decoder.decode(events[0])]
-            )
-        except msgspec.DecodeError:
-            decoded = [_decode(e) for e in events]  # the one that fails names itself
         carried = False
-        for event in decoded:
+        for event in decode_events(events, _decoder, _batch, "event of a streamed message"):
             carried = self._take(event) or carried
         return carried
 
@@ -137,13 +130,6 @@ class AnthropicStream:
             usage=self._usage,
         )
         return self.codec.parsed(message)
-
-
-def _decode(data: bytes) -> _Event:
-    try:
-        return _decoder.decode(data)
-    except msgspec.DecodeError as exc:
-        raise BadResponse(f"unreadable event of a streamed message: {exc}") from None
 
 
 def _input(text: str) -> Any:

@@ -30,6 +30,7 @@ from repozero.agents.models.openai import (
     WireToolCall,
     WireUsage,
 )
+from repozero.agents.models.sse import decode_events
 
 __all__ = ["OpenAIStream"]
 
@@ -187,16 +188,8 @@ class OpenAIStream:
             self.done = True
         if not events:
             return False
-        try:
-            chunks = (
-                _batch.decode(b"[" + b",".join(events) + b"]")
-                if len(events) > 1
-                else [_decoder.decode(events[0])]
-            )
-        except msgspec.DecodeError:
-            chunks = [_decode(e) for e in events]  # the one that fails names itself
         carried = False
-        for chunk in chunks:
+        for chunk in decode_events(events, _decoder, _batch, "chunk of a streamed chat completion"):
             carried = self._take(chunk) or carried
         return carried
 
@@ -231,13 +224,6 @@ class OpenAIStream:
             prompt_token_ids=self._prompt_ids,
         )
         return self.codec.parsed(completion)
-
-
-def _decode(data: bytes) -> _Chunk:
-    try:
-        return _decoder.decode(data)
-    except msgspec.DecodeError as exc:
-        raise BadResponse(f"unreadable chunk of a streamed chat completion: {exc}") from None
 
 
 def _error_text(chunk: _Chunk) -> str:

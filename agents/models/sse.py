@@ -8,7 +8,15 @@ part of one; the rest waits in the buffer for the next chunk.
 
 from __future__ import annotations
 
-__all__ = ["EventReader"]
+from typing import TypeVar
+
+import msgspec
+
+from repozero.agents.models.codec import BadResponse
+
+__all__ = ["EventReader", "decode_events"]
+
+T = TypeVar("T")
 
 
 class EventReader:
@@ -53,3 +61,25 @@ def _data(block: bytes) -> bytes | None:
     if not lines:
         return None
     return b"\n".join(line[6:] if line.startswith(b"data: ") else line[5:] for line in lines)
+
+
+def decode_events(
+    events: list[bytes], one: msgspec.json.Decoder[T], many: msgspec.json.Decoder[list[T]], what: str
+) -> list[T]:
+    """The JSON payloads of one read's events, decoded in one call (as a JSON array: a call per event
+    costs more than the decoding); when that fails, one by one, so that the bad one names itself.
+
+    Raises `BadResponse` ("unreadable `what`: ...")."""
+    try:
+        if len(events) > 1:
+            return many.decode(b"[" + b",".join(events) + b"]")
+        return [one.decode(events[0])]
+    except msgspec.DecodeError:
+        pass
+    out = []
+    for event in events:
+        try:
+            out.append(one.decode(event))
+        except msgspec.DecodeError as exc:
+            raise BadResponse(f"unreadable {what}: {exc}") from None
+    return out
