@@ -96,7 +96,7 @@ class TrlRollouts:
     ) -> None:
         stack, self._stack, self._portal, self._engine = self._stack, None, None, None
         if stack is not None:
-            stack.close()
+            stack.__exit__(exc_type, exc, tb)  # the session and engine see the trainer's exception, if any
 
     def rollout_func(self, prompts: list[Any], trainer: Any) -> dict[str, list[Any]]:
         """TRL's contract: one completion per prompt, in order — `prompt_ids`, `completion_ids`,
