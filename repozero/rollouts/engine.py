@@ -16,6 +16,7 @@ from weakref import WeakKeyDictionary
 
 import anyio
 import anyio.abc
+import structlog
 from anyio.streams.memory import MemoryObjectSendStream
 
 from repozero.errors import UsageError
@@ -30,6 +31,8 @@ from .policy import PolicyProvider
 from .types import EndpointRef, Filters, Group, GroupRequest, Trajectory
 
 __all__ = ["RolloutEngine"]
+
+log = structlog.get_logger()
 
 
 class RolloutEngine:
@@ -109,7 +112,15 @@ class RolloutEngine:
             for i in range(n):
                 tg.start_soon(self._episode, runner, sample_id, first + i, group_id, deadline, out, i)
         trajectories = [t for t in out if t is not None]
-        return apply_filters(group_id, sample_id, trajectories, filters or self.filters)
+        group = apply_filters(group_id, sample_id, trajectories, filters or self.filters)
+        log.info(
+            "rollout_group_finished",
+            group_id=group_id,
+            kept=len(group.trajectories),
+            dropped=group.dropped,
+            rewards=[t.reward for t in trajectories],
+        )
+        return group
 
     async def stream(
         self,
