@@ -229,11 +229,15 @@ async def test_a_slow_steady_stream_outlives_the_idle_timeout_but_not_the_call_d
 
 
 @pytest.mark.anyio
-async def test_a_malformed_event_is_retried_as_a_server_fault() -> None:
+@pytest.mark.parametrize(
+    ("api", "says"),
+    [("openai", "unreadable chunk of a streamed"), ("anthropic", "unreadable event of a streamed")],
+)
+async def test_a_malformed_event_is_retried_as_a_server_fault(api: str, says: str) -> None:
     with anyio.fail_after(30):
         async with start_fake_server("gold", FIXTURE, fault_rate=1.0, faults=("malformed",)) as url:
-            with pytest.raises(ModelUnavailableError, match="unreadable chunk"):
-                await _ask(url, "gold", max_retries=1)
+            with pytest.raises(ModelUnavailableError, match=says):
+                await _ask(url, "gold", api, max_retries=1)
 
 
 @pytest.mark.anyio
