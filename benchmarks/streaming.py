@@ -10,9 +10,14 @@ rounds so that other load on the machine falls on both alike:
   (the client's share of the work per call is what it would be against a model);
 - `burst`: no latency, the stream's events in one write — the client's CPU per call, all it does.
 
+Completions/s on this shared machine swing with other developers' load, so first the client's own CPU
+per call is measured (`time.process_time()` of this process, the server being another one): 128 callers
+making a fixed number of paced calls, streamed and whole alternating, the median of the rounds. That
+figure holds up under load, where wall-clock ratios do not.
+
 The last line is the paced ratio (streamed completions/s over whole ones; target ≥ 0.90).
 
-    python benchmarks/streaming.py            # ~2 minutes
+    python benchmarks/streaming.py            # ~3 minutes
     python benchmarks/streaming.py --quick    # shorter windows, for a smoke run
 """
 
@@ -20,14 +25,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import msgspec
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+import anyio
 from model_client import MESSAGES, TOOLS, Call, rate
 
 from repozero.agents.config import EndpointConfig
@@ -165,17 +173,50 @@ def start_server(paced: bool) -> tuple[subprocess.Popen[str], str]:
     return proc, f"http://127.0.0.1:{proc.stdout.readline().strip()}/v1"
 
 
-async def client_rate(base: str, stream: bool, warmup_s: float, window_s: float) -> float:
-    config = EndpointConfig(
+def _config(base: str, stream: bool, callers: int) -> EndpointConfig:
+    return EndpointConfig(
         base_urls=[base],
         model="bench",
-        max_connections=CALLERS,
+        max_connections=callers,
         adaptive_connections=False,
         flavor="vllm",
         stream=stream,
         extra_body={"return_token_ids": True},
     )
-    async with open_models({"bench": config}) as models:
+
+
+async def client_cpu_ms(base: str, stream: bool, callers: int, calls: int) -> float:
+    """This process's CPU milliseconds per completion: `callers` sessions making `calls` each (after
+    one warm-up call each, which opens the connections)."""
+    async with open_models({"bench": _config(base, stream, callers)}) as models:
+        sessions = [models.session("bench", f"session-{i}") for i in range(callers)]
+
+        async def caller(i: int, n: int) -> None:
+            for _ in range(n):
+                await sessions[i].complete(MESSAGES, TOOLS)
+
+        async def everyone(n: int) -> None:
+            async with anyio.create_task_group() as tg:
+                for i in range(callers):
+                    tg.start_soon(caller, i, n)
+
+        await everyone(1)
+        began = time.process_time()
+        await everyone(calls)
+        return (time.process_time() - began) * 1e3 / (callers * calls)
+
+
+async def compare_cpu(base: str, rounds: int, calls: int) -> tuple[float, float]:
+    """Median CPU ms per call, streamed and whole, in alternating rounds."""
+    streamed, whole = [], []
+    for _ in range(rounds):
+        streamed.append(await client_cpu_ms(base, True, 128, calls))
+        whole.append(await client_cpu_ms(base, False, 128, calls))
+    return statistics.median(streamed), statistics.median(whole)
+
+
+async def client_rate(base: str, stream: bool, warmup_s: float, window_s: float) -> float:
+    async with open_models({"bench": _config(base, stream, CALLERS)}) as models:
 
         def make_call(i: int) -> Call:
             session = models.session("bench", f"session-{i}")
@@ -194,6 +235,10 @@ async def compare(base: str, rounds: int, warmup_s: float, window_s: float) -> t
 
 async def measure(burst: str, paced: str, quick: bool) -> None:
     rounds = 2 if quick else 3
+    streamed, whole = await compare_cpu(paced, 3 if quick else 5, 2 if quick else 4)
+    print(f"client_cpu_ms_per_call_streamed: {streamed:.3f}")
+    print(f"client_cpu_ms_per_call_whole: {whole:.3f}")
+    print(f"client_cpu_ratio_streamed_over_whole: {streamed / whole:.2f}", flush=True)
     streamed, whole = await compare(burst, rounds, 2.0, 3.0 if quick else 6.0)
     print(f"burst_rps_streamed_{CALLERS}: {streamed:.0f}")
     print(f"burst_rps_whole_{CALLERS}: {whole:.0f}")
