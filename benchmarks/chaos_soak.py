@@ -1,0 +1,189 @@
+"""A soak under faults: runs of 200 episodes (Docker sandboxes) against a loopback model server that fails
+5 % of requests (429, 500, cut streams, malformed bodies, truncated answers, invalid tool arguments) and is
+killed -9 and restarted on the same port once a minute, for 20 minutes (runs follow each other until the
+time is up; the last one is let finish). Printed: episodes planned and finished, infra failures, episode
+retries after an infra failure, model retries, lost episodes (planned but not ended exactly once in the
+results store and the traces — must be 0) and the run process's RSS growth; last line
+`soak_lost_episodes: <n>`.
+
+    python benchmarks/chaos_soak.py                          # 20 minutes
+    python benchmarks/chaos_soak.py --minutes 3 --sandbox local   # a short smoke run
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import msgspec
+
+from repozero.datasets import load_dataset
+from repozero.datasets.store import write_sample
+from repozero.traces import TraceReader
+
+FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "fakellm"
+FAULTS = "429,500,cut,malformed,truncated,bad-tool-args"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--minutes", type=float, default=20.0, help="how long to soak (default 20)")
+    ap.add_argument("--episodes", type=int, default=200, help="episodes per run (default 200)")
+    ap.add_argument("--fault-rate", type=float, default=0.05)
+    ap.add_argument("--restart-every-s", type=float, default=60.0, help="model server killed and restarted")
+    ap.add_argument("--down-s", type=float, default=3.0, help="how long the server stays away each time")
+    ap.add_argument("--sandbox", choices=["local", "docker"], default="docker")
+    ap.add_argument("--concurrency", type=int, default=8)
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="rz-soak-"))
+    try:
+        soak(args, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def soak(args: argparse.Namespace, work: Path) -> None:
+    copies = max(1, args.episodes // 20)
+    attempts = max(1, args.episodes // (2 * copies))
+    dataset = make_dataset(work, copies)
+    port = free_port()
+    config = work / "endpoint.toml"
+    config.write_text(
+        f'[endpoints.soak]\nbase_urls = ["http://127.0.0.1:{port}/v1"]\nmax_retries = 30\n'
+        "retry_initial_s = 0.5\nretry_max_s = 4.0\n"
+    )
+    server_flags = ["--fault-rate", str(args.fault_rate), "--faults", FAULTS, "--latency-ms", "50"]
+    server = serve(port, dataset, work / "server.log", server_flags)
+    deadline = time.monotonic() + args.minutes * 60
+    totals: Counter[str] = Counter()
+    rss_growth = 0.0
+    restarts = 0
+    next_restart = time.monotonic() + args.restart_every_s
+    try:
+        n = 0
+        while n == 0 or time.monotonic() < deadline:
+            run_dir = work / f"run-{n}"
+            log = work / f"run-{n}.log"
+            argv = [
+                sys.executable, "-m", "repozero", "run", "--config", str(config), "--dataset", str(dataset),
+                "--model", "soak", "--ace-rounds", "1", "--attempts", str(attempts), "--concurrency",
+                str(args.concurrency), "--sandbox", args.sandbox, "--out", str(run_dir), "--json",
+                "--display", "off",
+            ]  # fmt: skip
+            with log.open("wb") as err, (work / f"run-{n}.out").open("wb") as out:
+                run = subprocess.Popen(argv, stdout=out, stderr=err, start_new_session=True)
+            rss: list[float] = []
+            while run.poll() is None:
+                time.sleep(1.0)
+                if (kb := rss_kb(run.pid)) is not None:
+                    rss.append(kb / 1024)
+                if time.monotonic() >= next_restart:
+                    stop(server)
+                    time.sleep(args.down_s)
+                    server = serve(port, dataset, work / "server.log", server_flags)
+                    restarts += 1
+                    next_restart = time.monotonic() + args.restart_every_s
+            settled = rss[min(len(rss) - 1, 30) :] if rss else []  # past start-up (imports, pools)
+            if len(settled) > 1:
+                rss_growth = max(rss_growth, settled[-1] - settled[0])
+            one = tally(run_dir, log, work / f"run-{n}.out", run.returncode)
+            totals += one
+            print(f"run {n}: exit {run.returncode}, {dict(one)}", flush=True)
+            n += 1
+    finally:
+        stop(server)
+    print(f"runs: {n}   server restarts: {restarts}   sandbox: {args.sandbox}")
+    for key in ("planned", "finished", "infra_failed", "episode_retries", "model_retries", "lost"):
+        print(f"{key}: {totals[key]}")
+    print(f"rss_growth_mb: {rss_growth:.1f}")
+    print(f"soak_lost_episodes: {totals['lost']}")
+
+
+def tally(run_dir: Path, log: Path, out: Path, code: int | None) -> Counter[str]:
+    """What one run ended with; `lost`: planned episodes not ended exactly once in store and traces."""
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    planned = {f"{s}--a{a}" for s in manifest["samples"] for a in range(manifest["attempts"])}
+    con = sqlite3.connect(run_dir / "results.sqlite")
+    try:
+        rows = con.execute("SELECT episode_id, status FROM episodes").fetchall()
+    finally:
+        con.close()
+    ended = {e: s for e, s in rows if s in ("finished", "infra_failed")}
+    traced = Counter(e.episode_id for e in TraceReader(run_dir / "traces").finished_episodes())
+    once = {e for e in planned if e in ended and traced.get(e) == 1}
+    summary = json.loads(out.read_text() or "{}") if code == 0 else {}
+    text = log.read_text(errors="replace")
+    return Counter(
+        planned=len(planned),
+        finished=sum(s == "finished" for s in ended.values()),
+        infra_failed=sum(s == "infra_failed" for s in ended.values()),
+        episode_retries=text.count("episode_infra_failure") + text.count("episode_crashed"),
+        model_retries=int(summary.get("model_retries", 0)),
+        lost=len(planned - once),
+    )
+
+
+def make_dataset(work: Path, copies: int) -> Path:
+    root = work / "ds"
+    shutil.copytree(FIXTURE, root)
+    for sample in load_dataset(root).samples:
+        for n in range(1, copies):
+            new_id = f"{sample.id}-c{n}"
+            shutil.copytree(root / "samples" / sample.id, root / "samples" / new_id)
+            write_sample(root, msgspec.structs.replace(sample, id=new_id))
+    return root
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def serve(port: int, dataset: Path, log: Path, flags: list[str]) -> subprocess.Popen[bytes]:
+    argv = [
+        sys.executable, "-m", "repozero", "fake-llm", "serve", "--port", str(port), "--policy",
+        "buggy-then-fix", "--dataset", str(dataset), *flags,
+    ]  # fmt: skip
+    with log.open("ab") as err:
+        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return proc
+        time.sleep(0.05)
+    raise SystemExit(f"the model server did not listen on {port}")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
+def rss_kb(pid: int) -> int | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+if __name__ == "__main__":
+    main()
