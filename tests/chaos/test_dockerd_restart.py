@@ -82,7 +82,11 @@ def daemon() -> Iterator[Daemon]:
         yield d
     finally:
         d.stop()
-        subprocess.run(["umount", "-R", str(root / "exec")], capture_output=True)
+        for mounted in (
+            "exec",
+            "data",
+        ):  # dockerd mounts both; a clean stop unmounts them, a killed one may not
+            subprocess.run(["umount", "-R", str(root / mounted)], capture_output=True)
         shutil.rmtree(root, ignore_errors=True)
 
 
