@@ -77,14 +77,17 @@ def pool_cases(
         attempts.setdefault(r.sample, set()).add(r.attempt)
     pools: dict[str, tuple[list[Case], Origin]] = {s: ([], {}) for s, a in attempts.items() if len(a) >= 2}
     traces = run_dir / "traces"
-    for record in TraceReader(traces).records() if traces.is_dir() and testers else ():
+    reader = TraceReader(traces)
+    for record in reader.records() if traces.is_dir() and testers else ():
         episode = by_episode.get(getattr(record, "episode_id", ""))
         if not isinstance(record, OracleAnswerRecord) or episode is None or episode.sample not in pools:
             continue
         cases, origin = pools[episode.sample]
         for v in record.verdicts:
             if v.kept and v.stdout is not None and v.exit_code is not None:
-                case = _case(v.argv, v.stdin, v.stdout, v.exit_code)
+                # a large stdin or stdout is stored once in the blob folder: read it back
+                stdin = None if v.stdin is None else reader.blobs.data(v.stdin)
+                case = _case(v.argv, stdin, reader.blobs.data(v.stdout), v.exit_code)
                 if case.id not in origin:
                     cases.append(case)
                 origin.setdefault(case.id, []).append(episode.attempt)

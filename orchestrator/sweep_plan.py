@@ -88,13 +88,13 @@ def build_cells(base: Config, sweep: SweepSpec, dataset: Dataset, root: Path) ->
         key = cell_key(sci)
         cells.append(Cell(key, cell.axes, config, spec, root / "cells" / key, sci))
     seen: dict[str, dict[str, Any]] = {}
-    for cell in cells:
-        if cell.key in seen:
+    for made in cells:
+        if made.key in seen:
             raise UsageError(
-                f"{sweep.path}: cells {seen[cell.key]} and {cell.axes} are the same experiment "
+                f"{sweep.path}: cells {seen[made.key]} and {made.axes} are the same experiment "
                 "(an axis that changes nothing a result depends on?)"
             )
-        seen[cell.key] = cell.axes
+        seen[made.key] = made.axes
     return cells
 
 
