@@ -41,7 +41,7 @@ def connect(address: str | None) -> bool:
         return False
     try:
         ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False, configure_logging=False)
-    except (ConnectionError, ValueError, RuntimeError) as exc:
+    except (OSError, ValueError, RuntimeError) as exc:  # ConnectionError, TimeoutError: no cluster there
         raise UsageError(f"--ray-address {address or '(none)'}: cannot join a Ray cluster: {exc}") from None
     return True
 
