@@ -5,7 +5,7 @@
 # the editable install reaches them through an import hook mypy cannot follow: a plain `mypy .` checks each
 # file but sees every `repozero.*` import as missing (Any), so a wrong attribute or argument across modules
 # goes unreported. Here the package is laid out as Python sees it — a tree of symlinks in a temporary folder,
-# built from the same folder list as setup.py — and checked with `mypy -p repozero`; scripts, benchmarks and
+# built from the same folder list as setup.py — and checked with `mypy -p repozero`; setup.py and the
 # examples are then checked with that tree on MYPYPATH, so their imports of repozero resolve too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +29,12 @@ done
 export MYPYPATH="$TREE"
 (cd "$TREE" && mypy --config-file "$ROOT/pyproject.toml" --cache-dir "$ROOT/.mypy_cache/package" \
   --exclude '/builtin/' -p repozero)
-if compgen -G "examples/*.py" >/dev/null; then
-  mypy --config-file pyproject.toml --cache-dir "$ROOT/.mypy_cache/examples" --follow-imports=silent examples/*.py
+# what lies outside the package: the examples (from the tree's folder: the checkout root on mypy's path
+# would make our datasets/ folder shadow Hugging Face's `datasets`), then setup.py alone
+EXAMPLES=$(compgen -G "$ROOT/examples/*.py" || true)
+if [ -n "$EXAMPLES" ]; then
+  # shellcheck disable=SC2086  # one argument per example file
+  (cd "$TREE" && mypy --config-file "$ROOT/pyproject.toml" --cache-dir "$ROOT/.mypy_cache/examples" \
+    --follow-imports=silent $EXAMPLES)
 fi
+mypy --config-file pyproject.toml --cache-dir "$ROOT/.mypy_cache/setup" setup.py

@@ -110,7 +110,10 @@ def test_the_store_is_a_sink_on_the_bus_and_commits_before_other_sinks_see_an_ev
 
     async def main() -> EpisodeResult:
         async with Session.open(
-            load_config(), spec("fake:buggy-then-fix", ace_rounds=1), run_dir=tmp_path / "run", sinks=[watcher]
+            load_config(),
+            spec("fake:buggy-then-fix", ace_rounds=1),
+            run_dir=tmp_path / "run",
+            sinks=[watcher],
         ) as s:
             watcher.store = s.store
             return await s.run_episode("fx-stats")

@@ -90,7 +90,7 @@ def start_runners(nodes: list[dict[str, Any]], jobs: list[CellJob], window: int)
             max_restarts=0,
             runtime_env={"env_vars": RUNNER_ENV},
         ).remote(name, shared)
-        runners.append(Runner(node=name, actor=actor, serve_ref=actor.serve.remote()))
+        runners.append(Runner(node=name, actor=actor, serve_ref=actor.serve.remote()))  # type: ignore[attr-defined]
     return runners
 
 
