@@ -200,7 +200,7 @@ class Probe:
         elif kind == "EpisodeStarted":
             self.sampler.in_flight += 1
             self.sampler.peak_in_flight = max(self.sampler.peak_in_flight, self.sampler.in_flight)
-        elif kind == "EpisodeFinished":
+        elif kind in ("EpisodeFinished", "EpisodeScored"):  # a run emits the subclass EpisodeScored
             self.sampler.in_flight -= 1
 
 

@@ -30,6 +30,7 @@ from repozero.orchestrator.limits import LimiterQueue
 from repozero.orchestrator.run import start_run
 from repozero.orchestrator.session import run_sizes
 from repozero.orchestrator.spec import RunSpec
+from repozero.traces import EpisodeFinished
 from repozero.traces.synthetic import episode_events
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"
@@ -239,7 +240,7 @@ class MemoryProbe:
         self.blocks: dict[int, int] = {}
 
     def emit(self, event: object) -> None:
-        if type(event).__name__ != "EpisodeFinished":
+        if not isinstance(event, EpisodeFinished):  # the run's are its subclass EpisodeScored
             return
         self.finished += 1
         if self.finished in EARLY + LATE:
