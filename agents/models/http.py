@@ -24,7 +24,7 @@ from httpx_aiohttp.transport import AiohttpResponseStream
 from repozero.agents.models.codec import BadResponse
 from repozero.records import Record
 
-__all__ = ["MAX_RESPONSE_BYTES", "HttpPool", "HttpReply", "HttpStream", "check_size"]
+__all__ = ["MAX_RESPONSE_BYTES", "MAX_STREAM_BYTES", "HttpPool", "HttpReply", "HttpStream", "check_size"]
 
 MAX_RESPONSE_BYTES = 32 << 20
 """A response body larger than this is refused half-read (retried like a server error, then the episode's
@@ -32,10 +32,16 @@ infra failure): a broken or hostile server's 50 MB would otherwise be parsed, fe
 traced. A real answer, token ids and logprobs included, is a few MB at most."""
 
 
-def check_size(size: int) -> None:
-    """Raise `BadResponse` once a body has grown past `MAX_RESPONSE_BYTES`."""
-    if size > MAX_RESPONSE_BYTES:
-        raise BadResponse(f"response larger than {MAX_RESPONSE_BYTES >> 20} MiB; refused")
+MAX_STREAM_BYTES = 1 << 30
+"""The same bound for a server-sent event stream, whose bytes are many times its answer's: one event per
+token, each repeating the envelope with its id and logprobs (a 400 KB file written in one reply streams
+past 32 MiB). A stream is parsed as it arrives; this only stops one that never ends."""
+
+
+def check_size(size: int, limit: int = MAX_RESPONSE_BYTES) -> None:
+    """Raise `BadResponse` once a body has grown past `limit`."""
+    if size > limit:
+        raise BadResponse(f"response larger than {limit >> 20} MiB; refused")
 
 
 class HttpReply(Record, kw_only=True):

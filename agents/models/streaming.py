@@ -25,7 +25,7 @@ import sniffio
 
 from repozero.agents.config import EndpointConfig
 from repozero.agents.models.codec import Codec, Parsed, StreamBroken
-from repozero.agents.models.http import HttpPool, HttpReply, check_size
+from repozero.agents.models.http import MAX_STREAM_BYTES, HttpPool, HttpReply, check_size
 from repozero.agents.models.sse import EventReader
 from repozero.records import Record
 
@@ -70,7 +70,7 @@ async def fetch_stream(
                 read = response.reader()
                 while chunk := await read():
                     size += len(chunk)
-                    check_size(size)
+                    check_size(size, MAX_STREAM_BYTES)
                     now = clock()
                     target = now + idle
                     if target >= end:  # the call's deadline is nearer: exactly that
