@@ -126,3 +126,8 @@ class AgentConfig(Record, kw_only=True):
     token_limit: Annotated[int, Meta(ge=1, le=10**12)] = 2_000_000
     cost_limit: Annotated[float, Meta(ge=0, le=1e6)] = 0.0
     time_limit_s: Annotated[float, Meta(gt=0, le=7 * 86400)] = 1800.0
+    history_turns: Annotated[int, Meta(ge=0, le=1_000_000)] = 0
+    """History trimming, as SWE-agent-style history processors do: once the coder's conversation holds
+    more than this many turns (an assistant reply and the observations after it), each call sends the
+    system message, the task and the last `history_turns` turns only. 0 sends the whole history. A
+    trimmed prompt no longer extends the last one: rollouts split there into flagged segments."""

@@ -31,6 +31,7 @@ __all__ = [
     "SourceRunner",
     "call_model",
     "render_exec",
+    "trim_history",
     "truncate_output",
 ]
 
@@ -52,6 +53,8 @@ class AgentLimits(Record, kw_only=True):
     """Consecutive malformed answers tolerated before the invocation ends."""
     observation_chars: int = 10_000
     steps_left_notice: int = 3
+    history_turns: int = 0
+    """Send the system message, the task and the last N turns only (`[agent] history_turns`); 0: all."""
 
     @classmethod
     def coder(cls, agent: AgentConfig) -> AgentLimits:
@@ -61,6 +64,7 @@ class AgentLimits(Record, kw_only=True):
             token_limit=agent.token_limit,
             cost_limit=agent.cost_limit,
             time_limit_s=agent.time_limit_s,
+            history_turns=agent.history_turns,
         )
 
     @classmethod
@@ -209,8 +213,9 @@ async def call_model(
     """One step: the model's answer, or the exit record when the call failed."""
     budget.steps += 1
     started = time.monotonic()
+    sent = trim_history(conv.messages, budget.limits.history_turns)
     try:
-        response = await model.complete(conv.messages, tools)  # type: ignore[attr-defined]
+        response = await model.complete(sent, tools)  # type: ignore[attr-defined]
     except ModelError as exc:
         budget.model_s += time.monotonic() - started
         hooks.model_failed(budget.steps, str(exc))
@@ -221,10 +226,21 @@ async def call_model(
     budget.cached_tokens += response.usage.cached_tokens
     budget.reasoning_tokens += response.usage.reasoning_tokens
     budget.cost += response.cost
-    hooks.model_called(budget.steps, list(conv.messages), tools, response)
+    hooks.model_called(budget.steps, list(sent), tools, response)
     if response.finish_reason == "context_length":
         return budget.result("context_limit", error=response.error or "context length exceeded")
     return response
+
+
+def trim_history(messages: list[Message], turns: int) -> list[Message]:
+    """What a call sends under `history_turns`: the head (every message up to the first user message:
+    system and task) and the last `turns` turns, each an assistant message and what follows it (so a
+    tool call keeps its results). The conversation itself keeps everything; 0 trims nothing."""
+    starts = [i for i, m in enumerate(messages) if m.role == "assistant"]
+    if turns <= 0 or len(starts) <= turns:
+        return messages
+    head = next((i + 1 for i, m in enumerate(messages) if m.role == "user"), 0)
+    return messages[:head] + messages[max(starts[-turns], head) :]
 
 
 def truncate_output(text: str, limit: int) -> tuple[str, bool]:
