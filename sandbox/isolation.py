@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Literal
 
 import anyio
+import anyio.lowlevel
 
 from repozero.log import get_logger
 from repozero.records import Record
@@ -50,6 +51,8 @@ class Isolation(Record, kw_only=True):
 
 
 _cache: dict[str, Isolation] = {}
+_probing: dict[tuple[str, object], anyio.Event] = {}
+"""Probes under way, per `want` and event loop: the others wait for it instead of starting their own."""
 
 
 def reset_isolation_cache() -> None:
@@ -59,10 +62,23 @@ def reset_isolation_cache() -> None:
 async def detect_isolation(want: str = "auto") -> Isolation:
     """Probe once per `want` ("auto", "bwrap", "plain"); warn once when something is missing.
 
-    No lock: a process may run several event loops in turn (asyncio, then trio), and a lock made in one
-    cannot be taken in another. Callers racing the first probe each probe; the first result stays."""
-    if want not in _cache:
-        iso = await _probe(want)
+    One probe at a time per event loop: a run's episodes all ask at once when it starts, and a probe each
+    (a bwrap spawn) was 1,000 spawns at 1,000 episodes — seconds of a loaded machine before the first
+    sandbox opened. The waiters' event belongs to the loop that probes (a process may run several loops in
+    turn, asyncio then trio, so nothing loop-bound outlives its loop); a cancelled probe wakes them and one
+    of them probes again."""
+    while want not in _cache:
+        key = (want, anyio.lowlevel.current_token())
+        underway = _probing.get(key)
+        if underway is not None:
+            await underway.wait()
+            continue
+        _probing[key] = done = anyio.Event()
+        try:
+            iso = await _probe(want)
+        finally:
+            del _probing[key]
+            done.set()
         if _cache.setdefault(want, iso) is iso:
             if iso.missing:
                 log.warning("sandbox_isolation_degraded", mode=iso.mode, missing=iso.missing)

@@ -165,6 +165,32 @@ async def test_degraded_isolation_is_logged_once() -> None:
     assert len(warnings) == 1 and any("namespaces" in m for m in warnings[0]["missing"])
 
 
+async def test_callers_racing_the_first_probe_share_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run's episodes all ask at once; each probing spawned a bwrap per episode before any sandbox opened."""
+    from repozero.sandbox import isolation
+
+    probes: list[str] = []
+    real_probe = isolation._probe
+
+    async def counted(want: str) -> isolation.Isolation:
+        probes.append(want)
+        return await real_probe(want)
+
+    monkeypatch.setattr(isolation, "_probe", counted)
+    reset_isolation_cache()
+    got: list[isolation.Isolation] = []
+
+    async def ask() -> None:
+        got.append(await detect_isolation("auto"))
+
+    with anyio.fail_after(20):
+        async with anyio.create_task_group() as tg:
+            for _ in range(50):
+                tg.start_soon(ask)
+    assert probes == ["auto"] and len(got) == 50 and all(iso is got[0] for iso in got)
+    reset_isolation_cache()
+
+
 @ROOT_ONLY
 async def test_each_sandbox_runs_as_its_own_unprivileged_uid() -> None:
     backend = LocalBackend()
