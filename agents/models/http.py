@@ -5,13 +5,18 @@ httpx's own transport collapses under hundreds of concurrent requests (encode/ht
 the client's `limits` and builds a 100-connection pool unless handed a session, so we hand it one
 whose connector is sized for the sum of our endpoints' connection limits.
 
-Hot path: requests go straight to the transport (`handle_async_request`) as `httpx.Request`s. The
-client's `send` machinery (auth flows, redirects, cookies, event hooks) costs twice the CPU of the
-rest of the call and we use none of it; `client` is still there for anyone who wants the full API.
+Hot path: on asyncio, model calls (`post`, `exchange`) do not go through httpx or aiohttp at all but
+over our own keep-alive connections (`conn.LeanPool`): at thousands of concurrent calls, and for
+streams of one event per token, their layers cost more CPU than the rest of the call (measured in
+docs/models.md). Elsewhere (trio), requests go straight to httpx's transport (`handle_async_request`),
+skipping the client's `send` machinery (auth flows, redirects, cookies, event hooks) that we do not use.
+`client` is there for the rare calls that want the full API (model lists).
 """
 
 from __future__ import annotations
 
+import asyncio
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
@@ -22,6 +27,7 @@ from httpx_aiohttp import AiohttpTransport
 from httpx_aiohttp.transport import AiohttpResponseStream
 
 from repozero.agents.models.codec import BadResponse
+from repozero.agents.models.conn import Exchange, LeanPool
 from repozero.records import Record
 
 __all__ = ["MAX_RESPONSE_BYTES", "MAX_STREAM_BYTES", "HttpPool", "HttpReply", "HttpStream", "check_size"]
@@ -108,6 +114,32 @@ async def _whole(response: httpx.Response) -> HttpReply:
     )
 
 
+def _head(url: httpx.URL, headers: httpx.Headers, length: int) -> bytes:
+    """The request line and headers of a POST (no Accept-Encoding: bodies come uncompressed)."""
+    parts = [b"POST ", url.raw_path, b" HTTP/1.1\r\nHost: ", url.netloc, b"\r\n"]
+    for name, value in headers.raw:
+        if name.lower() not in (b"host", b"content-length"):
+            parts += [name, b": ", value, b"\r\n"]
+    if "user-agent" not in headers:
+        parts.append(b"User-Agent: repozero\r\n")
+    parts.append(b"Content-Length: %d\r\n\r\n" % length)
+    return b"".join(parts)
+
+
+def reply_of(conn: Exchange) -> HttpReply:
+    """A whole response read on one of our connections."""
+    status = conn.status
+    if status < 400:
+        return HttpReply(status=status, body=conn.body())
+    headers = conn.headers
+    return HttpReply(
+        status=status,
+        body=conn.body(),
+        retry_after=headers.get("retry-after"),
+        retry_after_ms=headers.get("retry-after-ms"),
+    )
+
+
 class HttpPool:
     """The process-wide connection pool; open it once (`async with`) and share it."""
 
@@ -119,6 +151,8 @@ class HttpPool:
         self._transport = self._new_transport()
         self._needs_host = not isinstance(self._transport, AiohttpTransport)
         self.client = httpx.AsyncClient(transport=self._transport)
+        self.lean = LeanPool(keepalive_s) if not self._needs_host else None
+        """Our own connections for model calls, on asyncio; None elsewhere."""
 
     def _new_transport(self) -> httpx.AsyncBaseTransport:
         """aiohttp's pool on asyncio; elsewhere (trio) httpx's own transport, which runs on any anyio
@@ -168,13 +202,53 @@ class HttpPool:
     async def post(
         self, url: httpx.URL, body: bytes, headers: httpx.Headers, connect_s: float, read_s: float
     ) -> HttpReply:
-        """POST `body`; raises `httpx.TransportError` (timeouts included) when no response arrives."""
+        """POST `body`; raises `httpx.TransportError` or an `OSError` (timeouts included: `TimeoutError`)
+        when no response arrives. `read_s` bounds each silence."""
+        if self.lean is not None:
+            due = asyncio.get_running_loop().time() + read_s
+            conn = await self.exchange(url, body, headers, connect_s, due, math.inf, MAX_RESPONSE_BYTES)
+            try:
+                if await conn.wait(False, due, read_s, math.inf) is not None:
+                    raise TimeoutError(f"no response read within {read_s} s")
+                return reply_of(conn)
+            finally:
+                self.lean.release(conn)
         request = self._request(url, body, headers, connect_s, read_s)
         response = await self._transport.handle_async_request(request)
         try:
             return await _whole(response)
         finally:
             await response.aclose()
+
+    async def exchange(
+        self,
+        url: httpx.URL,
+        body: bytes,
+        headers: httpx.Headers,
+        connect_s: float,
+        first_due: float,
+        end: float,
+        limit: int | None,
+    ) -> Exchange:
+        """POST `body` on one of our own connections and wait for the response's headers (until the
+        loop time `first_due`, or `end`); the caller reads the body and hands the connection back
+        (`lean.release`). Raises `TimeoutError`, or `ConnectionError` when the connection fails.
+
+        A kept-alive connection the server closed just as the request went out fails the call (a
+        `connection` fault, retried by the client), as on aiohttp: idle connections are dropped after
+        `keepalive_s`, under the servers' own keep-alive, so this is rare."""
+        assert self.lean is not None
+        conn = await self.lean.open(url, _head(url, headers, len(body)), body, connect_s, limit)
+        try:
+            why = await conn.wait(True, first_due, math.inf, end)
+        except BaseException:
+            self.lean.release(conn)
+            raise
+        if why is not None:
+            self.lean.release(conn)
+            clock = "the call's deadline" if why == "end" else "the request timeout"
+            raise TimeoutError(f"no response within {clock}")
+        return conn
 
     @asynccontextmanager
     async def stream(
@@ -202,6 +276,8 @@ class HttpPool:
         return HttpReply(status=response.status_code, body=response.content)
 
     async def aclose(self) -> None:
+        if self.lean is not None:
+            self.lean.close()
         await self.client.aclose()
 
     async def __aenter__(self) -> HttpPool:

@@ -16,6 +16,7 @@ handed back as an `HttpReply`, judged like any other.
 from __future__ import annotations
 
 import asyncio
+import zlib
 from collections.abc import Callable
 
 import aiohttp
@@ -25,7 +26,7 @@ import sniffio
 
 from repozero.agents.config import EndpointConfig
 from repozero.agents.models.codec import Codec, Parsed, StreamBroken
-from repozero.agents.models.http import MAX_STREAM_BYTES, HttpPool, HttpReply, check_size
+from repozero.agents.models.http import MAX_STREAM_BYTES, HttpPool, HttpReply, check_size, reply_of
 from repozero.agents.models.sse import EventReader
 from repozero.records import Record
 
@@ -48,6 +49,89 @@ async def fetch_stream(
     pool: HttpPool, url: httpx.URL, payload: bytes, codec: Codec, config: EndpointConfig
 ) -> Streamed | HttpReply:
     """POST a streamed request and read it whole; raises `StreamBroken` or a transport error."""
+    if pool.lean is not None:
+        return await _fetch_lean(pool, url, payload, codec, config)
+    return await _fetch_httpx(pool, url, payload, codec, config)
+
+
+class _Sink:
+    """Takes the body's bytes inside the connection's callback, as each packet arrives: cuts and
+    decodes the events there and stamps when tokens came, so the waiting task is not woken per packet."""
+
+    def __init__(self, codec: Codec, encoding: str) -> None:
+        self.reader, self.assembler = EventReader(), codec.assembler()
+        self.size = 0
+        self.first: float | None = None
+        self.last: float | None = None
+        self._inflate = zlib.decompressobj(47) if encoding in ("gzip", "deflate") else None
+
+    def __call__(self, data: bytes, now: float) -> None:
+        self.size += len(data)
+        check_size(self.size, MAX_STREAM_BYTES)
+        if self._inflate is not None:
+            data = self._inflate.decompress(data)
+        if (events := self.reader.feed(data)) and self.assembler.feed(events):
+            if self.first is None:
+                self.first = now
+            self.last = now
+
+
+async def _fetch_lean(
+    pool: HttpPool, url: httpx.URL, payload: bytes, codec: Codec, config: EndpointConfig
+) -> Streamed | HttpReply:
+    """On our own connections (asyncio): one wake-up for the headers, one for the end."""
+    assert pool.lean is not None
+    began = asyncio.get_running_loop().time()
+    end = began + config.call_timeout_s
+    first_due = min(end, began + config.request_timeout_s)
+    try:
+        conn = await pool.exchange(
+            url, payload, codec.headers, config.connect_timeout_s, first_due, end, None
+        )
+    except TimeoutError:
+        waited = "call_timeout_s" if first_due >= end else "request_timeout_s"
+        raise StreamBroken("timeout", _cut(0, f"nothing read within {waited}")) from None
+    sink = None
+    try:
+        kind = conn.headers.get("content-type", "") if conn.status < 400 else ""
+        if not kind.startswith("text/event-stream"):  # an error, or a server that does not stream
+            if await conn.wait(False, first_due, config.request_timeout_s, end) is not None:
+                raise StreamBroken("timeout", _cut(0, "nothing read within request_timeout_s"))
+            return reply_of(conn)
+        sink = _Sink(codec, conn.headers.get("content-encoding", "identity").lower())
+        conn.attach(sink)
+        why = await conn.wait(False, first_due, config.stream_idle_timeout_s, end)
+    except OSError as exc:  # the connection failed mid-way
+        if sink is None or not sink.assembler.done:
+            why = f"{type(exc).__name__}: {exc}".strip(": ")
+            raise StreamBroken("connection", _cut(sink.reader.events if sink else 0, why)) from None
+        why = None
+    finally:
+        pool.lean.release(conn)
+    assert sink is not None
+    if not sink.assembler.done:
+        if why is not None:
+            setting = {
+                "first": "request_timeout_s",
+                "idle": "stream_idle_timeout_s",
+                "end": "call_timeout_s",
+            }[why]
+            raise StreamBroken("timeout", _cut(sink.reader.events, f"nothing read within {setting}"))
+        raise StreamBroken(
+            "connection", _cut(sink.reader.events, "the server ended it before its last event")
+        )
+    return Streamed(
+        parsed=sink.assembler.result(),
+        first_token_s=None if sink.first is None else sink.first - began,
+        last_token_s=None if sink.last is None else sink.last - began,
+        events=sink.reader.events,
+    )
+
+
+async def _fetch_httpx(
+    pool: HttpPool, url: httpx.URL, payload: bytes, codec: Codec, config: EndpointConfig
+) -> Streamed | HttpReply:
+    """Through httpx (trio): reads as the network delivers them, under one moving cancel scope."""
     clock = _clock()
     began = clock()
     end = began + config.call_timeout_s
