@@ -53,7 +53,7 @@ log = structlog.get_logger()
 
 
 class Episode:
-    """One (sample, attempt): owns its coder sandbox and conversation across rounds."""
+    """One (sample, attempt): owns its coder sandbox and conversation (public pieces: environment mode)."""
 
     def __init__(self, ctx: RunContext, sample_id: str, attempt: int, episode_id: str) -> None:
         self.ctx = ctx
@@ -84,7 +84,7 @@ class Episode:
     # -- the loop ----------------------------------------------------------------------------------------
     async def run(self) -> EpisodeResult:
         spec = SandboxSpec(
-            toolchain=self._toolchain(), run_id=self.ctx.run_id, sample=self.sample.id, role="coder"
+            toolchain=self.toolchain(), run_id=self.ctx.run_id, sample=self.sample.id, role="coder"
         )
         # the sandbox opens (and its shell starts) while the first model call is in flight
         async with self.ctx.limiters.sandboxes, open_early(self.ctx.backend, spec, warm_shell=True) as box:
@@ -103,29 +103,28 @@ class Episode:
         started = time.monotonic()
         coder = await self._coder(r, box, conv)
         snapshot = self.ctx.run_dir / "targets" / self.episode_id / f"round-{r}"
-        await self._snapshot(box, snapshot)
+        await self.snapshot(box, snapshot)
         hidden, visible = await self._grade_round(r, snapshot)
         proposed = kept = 0
         if r < self.ctx.ace_rounds and self._tests_due(r):
             new_cases, proposed = await self._propose(r, visible)
             kept = len(new_cases)
             if new_cases:
-                extra = await self._grade(snapshot, new_cases, visible_ids=[c.id for c in new_cases])
+                extra = await self.grade(snapshot, new_cases, visible_ids=[c.id for c in new_cases])
                 self.fresh += new_cases
                 visible = merge_grades(visible, extra)
                 self._emit_visible(r, visible)
         if self.ctx.archive:  # the tar.gz beside it keeps the tree; the folder was only for grading
             await anyio.to_thread.run_sync(clear_tree, snapshot)
-        failures = self._failures(visible)
+        failures = self.failures(visible)
         done = not failures or r == self.ctx.ace_rounds
-        feedback = None if done else self._feedback_text(failures)
+        feedback = None if done else self.feedback_text(failures)
         self._record_round(
             r, coder, visible, hidden, proposed, kept, time.monotonic() - started, feedback, len(failures)
         )
         return feedback, done
 
-    # -- pieces ------------------------------------------------------------------------------------------
-    def _toolchain(self) -> str:
+    def toolchain(self) -> str:
         return toolchain_for(self.sample)
 
     def _new_conversation(self, box: Sandbox, r: int) -> Conversation:
@@ -186,30 +185,33 @@ class Episode:
             raise EpisodeInfraError(f"coder model error: {result.error}")
         return result
 
-    async def _snapshot(self, box: Sandbox, snapshot: Path) -> None:
-        await anyio.to_thread.run_sync(clear_tree, snapshot)  # a restarted episode overwrites its old rounds
-        await box.get_tree(box.workdir, snapshot)
+    async def snapshot(self, box: Sandbox, folder: Path) -> None:
+        await anyio.to_thread.run_sync(clear_tree, folder)  # a restarted episode overwrites its old rounds
+        await box.get_tree(box.workdir, folder)
         if self.ctx.archive:
-            await anyio.to_thread.run_sync(archive_tree, snapshot)
+            await anyio.to_thread.run_sync(archive_tree, folder)
 
     async def _grade_round(self, r: int, snapshot: Path) -> tuple[SampleGrade, SampleGrade]:
-        """One grading run per round; the hidden view (every kept case: the score, statuses only) and the
+        started = time.monotonic()
+        hidden, visible = await self.grade_views(snapshot)
+        self.hidden_grades.append(hidden)
+        self.ctx.bus.emit(hidden_grade_event(self.episode_id, r, hidden, time.monotonic() - started))
+        self._emit_visible(r, visible)
+        return hidden, visible
+
+    async def grade_views(self, snapshot: Path) -> tuple[SampleGrade, SampleGrade]:
+        """One grading run of a tree; the hidden view (every kept case: the score, statuses only) and the
         visible view (whitebox and the tester's grounded inputs: feedback, with outputs) are cut from it."""
         kept = self.sample.kept_cases
         shown = [c.id for c in self.visible + self.fresh]
         kept_ids = {c.id for c in kept}
         cases = kept + [c for c in self.visible + self.fresh if c.id not in kept_ids]
-        started = time.monotonic()
-        graded = await self._grade(snapshot, cases, visible_ids=shown)
+        graded = await self.grade(snapshot, cases, visible_ids=shown)
         hidden = grade_view(graded, self.sample, [c.id for c in kept], outputs=False)
         hidden = count_oracle_errors(hidden, self.sample, self.ctx.policy)
-        self.hidden_grades.append(hidden)
-        self.ctx.bus.emit(hidden_grade_event(self.episode_id, r, hidden, time.monotonic() - started))
-        visible = grade_view(graded, self.sample, shown, outputs=True)
-        self._emit_visible(r, visible)
-        return hidden, visible
+        return hidden, grade_view(graded, self.sample, shown, outputs=True)
 
-    async def _grade(self, snapshot: Path, cases: list[Case], *, visible_ids: list[str]) -> SampleGrade:
+    async def grade(self, snapshot: Path, cases: list[Case], *, visible_ids: list[str]) -> SampleGrade:
         """Grade `cases` in a fresh grading sandbox; outputs come back for `visible_ids` only."""
         started = time.monotonic()
         job = GradeJob(
@@ -260,7 +262,7 @@ class Episode:
             Conversation(conv_id),
             count=self.ctx.protocol.tests_per_round,
             known=known,
-            failures=self._failures(visible),
+            failures=self.failures(visible),
         )
         self._account(out.agent)
         if out.agent.infra_failure:
@@ -304,7 +306,7 @@ class Episode:
             if v.kept
         ]
 
-    def _failures(self, grade: SampleGrade) -> list[Failure]:
+    def failures(self, grade: SampleGrade) -> list[Failure]:
         cases = {c.id: c for c in self.visible + self.fresh}
         outputs = {o.id: o for o in grade.outputs}
         failures = []
@@ -329,7 +331,7 @@ class Episode:
             )
         return failures
 
-    def _feedback_text(self, failures: list[Failure]) -> str:
+    def feedback_text(self, failures: list[Failure]) -> str:
         p = self.ctx.protocol
         shown = failures[:1] if p.feedback == "first_mismatch" else failures
         return feedback_message(

@@ -161,13 +161,14 @@ def episode_rewards(result: EpisodeResult, rounds: list[RoundResult]) -> Rewards
     )
 
 
-_STATUS: dict[str, EpisodeStatus] = {"infra_error": "error", "solved": "solved"}
+_STATUS: dict[str, EpisodeStatus] = {"infra_error": "error", "solved": "solved", "cancelled": "cancelled"}
 
 
 def episode_finished_event(
     tag: EpisodeTag, result: EpisodeResult, rewards: Rewards, started: float, status: str = "finished"
 ) -> EpisodeScored:
-    """The episode's trace record, and its result for the store (`status`: finished or infra_failed)."""
+    """The episode's trace record, and its result for the store (`status`: finished, infra_failed or
+    truncated)."""
     reason = result.termination
     t = result.timings
     return EpisodeScored(

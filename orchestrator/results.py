@@ -43,7 +43,7 @@ CREATE TABLE IF NOT EXISTS episodes (
     sample TEXT NOT NULL,
     attempt INTEGER NOT NULL,
     group_id TEXT NOT NULL,
-    status TEXT NOT NULL,            -- running | finished | infra_failed | interrupted
+    status TEXT NOT NULL,            -- running | finished | infra_failed | truncated | interrupted
     started_at REAL,
     finished_at REAL,
     result TEXT                      -- EpisodeResult as JSON once finished
@@ -125,7 +125,8 @@ class EpisodeResult(Record, kw_only=True):
     rounds: list[RoundResult] = []
     """Every ACE round's visible and hidden grade, in order."""
     reward: float | None = None
-    """The episode's reward (`REWARD_FORMULA`); None (masked) for an infrastructure failure."""
+    """The episode's reward (`REWARD_FORMULA`); None (masked) for an infrastructure failure or an episode
+    cut at its deadline (`exit_status` "truncated")."""
 
     @property
     def tokens(self) -> int:
@@ -140,6 +141,8 @@ class EpisodeResult(Record, kw_only=True):
         """Why the episode ended: `solved`, `infra_error`, a budget (`step_limit`, …) or `rounds_exhausted`."""
         if self.infra_error:
             return "infra_error"
+        if self.exit_status == "truncated":
+            return "cancelled"  # cut at a trainer's deadline (`Session.run_episode(deadline_s=...)`)
         if self.passed:
             return "solved"
         if self.exit_status in _BUDGET_ENDS:
@@ -278,7 +281,8 @@ class ResultsStore:
             return db.execute("UPDATE episodes SET status = 'interrupted' WHERE status = 'running'").rowcount
 
     def finished_ids(self) -> set[str]:
-        rows = self._db.execute("SELECT episode_id FROM episodes WHERE status = 'finished'")
+        """Episodes that ended and are not run again: scored, or cut at their deadline (`truncated`)."""
+        rows = self._db.execute("SELECT episode_id FROM episodes WHERE status IN ('finished', 'truncated')")
         return {r[0] for r in rows}
 
     def episode_results(self) -> list[EpisodeResult]:

@@ -7,6 +7,7 @@ folder) and awaits episodes from its own asyncio or trio loop.
 
 from __future__ import annotations
 
+import math
 import secrets
 import tempfile
 import time
@@ -169,28 +170,56 @@ class Session:
             session._finish()
 
     # -- episodes -------------------------------------------------------------------------------------
-    async def run_episode(self, sample: str, *, attempt: int = 0, policy: str | None = None) -> EpisodeResult:
-        """One episode of `sample` to its end (scored, or labelled infra after bounded retries).
+    async def run_episode(
+        self,
+        sample: str,
+        *,
+        attempt: int = 0,
+        policy: str | None = None,
+        models: ModelProvider | None = None,
+        ace_rounds: int | None = None,
+        deadline_s: float | None = None,
+    ) -> EpisodeResult:
+        """One episode of `sample` to its end (scored, labelled infra after bounded retries, or truncated).
 
         `policy`: another configured endpoint for this episode's agents (default: the spec's model).
+        `models`: the agents' models themselves (a trainer's, following its policy call by call; `policy`
+        then only names them). `ace_rounds`: this episode's ACE budget (default: the spec's).
+        `deadline_s`: cut the episode that long after it leaves the queue (retries included); a cut
+        episode is recorded once as `truncated` (reward masked, never a 0) and not run again on resume.
         """
         self.ctx.dataset.sample(sample)  # an unknown id fails here, naming the dataset
-        ctx = self.ctx
-        if policy is not None and policy != self.spec.model:
-            provider = self.ctx.provider
-            assert isinstance(provider, ObservedProvider)
-            ctx = replace(self.ctx, provider=provider.on(policy), model_name=policy)
+        ctx = self._episode_context(policy, models, ace_rounds)
         self.planned += 1
         key = EpisodeKey(sample=sample, attempt=attempt)
         with structlog.contextvars.bound_contextvars(run_id=ctx.run_id):
             async with ctx.limiters.episodes:
-                for try_no in range(self.spec.infra_retries + 1):
-                    if try_no:  # the fault may pass (a daemon restarting): not every try in one second
-                        await anyio.sleep(min(60.0, self.spec.infra_retry_wait_s * 4 ** (try_no - 1)))
-                    result = await _try_episode(ctx, key, try_no)
-                    if not result.infra_error:
-                        return result
-                return _infra_failed(ctx, key, result.infra_detail)
+                with anyio.move_on_after(math.inf if deadline_s is None else deadline_s):
+                    for try_no in range(self.spec.infra_retries + 1):
+                        if try_no:  # the fault may pass (a daemon restarting): not every try in one second
+                            await anyio.sleep(min(60.0, self.spec.infra_retry_wait_s * 4 ** (try_no - 1)))
+                        result = await _try_episode(ctx, key, try_no)
+                        if not result.infra_error:
+                            return result
+                    return _infra_failed(ctx, key, result.infra_detail)
+                return _truncated(ctx, key)
+
+    def _episode_context(
+        self, policy: str | None, models: ModelProvider | None, ace_rounds: int | None
+    ) -> RunContext:
+        """The run's context as one episode sees it: its models, their name, its ACE budget."""
+        ctx = self.ctx
+        other = policy if policy is not None and policy != self.spec.model else None
+        if models is not None:
+            ctx = replace(ctx, provider=models)
+        elif other is not None:
+            assert isinstance(ctx.provider, ObservedProvider)
+            ctx = replace(ctx, provider=ctx.provider.on(other))
+        if other is not None:
+            ctx = replace(ctx, model_name=other)
+        if ace_rounds is not None:
+            ctx = replace(ctx, ace_rounds=ace_rounds)
+        return ctx
 
     async def stream(self, episodes: Iterable[EpisodeRef]) -> AsyncIterator[EpisodeResult]:
         """Run `episodes` concurrently (at most `spec.concurrency` at once); yield each result as it ends.
@@ -325,6 +354,17 @@ def _infra_failed(ctx: RunContext, key: EpisodeKey, error: str) -> EpisodeResult
     ctx.bus.emit(
         episode_finished_event(tag, result, episode_rewards(result, []), time.time(), status="infra_failed")
     )
+    return result
+
+
+def _truncated(ctx: RunContext, key: EpisodeKey) -> EpisodeResult:
+    """Cut at its deadline: recorded once, `truncated`, its reward masked (neither scored nor infra)."""
+    result = msgspec.structs.replace(_infra_result(ctx, key, ""), infra_error=False, exit_status="truncated")
+    tag = EpisodeTag(run_id=ctx.run_id, model=ctx.model_name, protocol=ctx.protocol.name)
+    ctx.bus.emit(
+        episode_finished_event(tag, result, episode_rewards(result, []), time.time(), status="truncated")
+    )
+    log.info("episode_truncated", episode_id=key.episode_id)
     return result
 
 

@@ -19,8 +19,9 @@ from repozero.agents.config import EndpointConfig
 from repozero.agents.fakellm import fake_endpoint, start_fake_server
 from repozero.config import Config
 from repozero.errors import ConfigError, DatasetError, UsageError
+from repozero.orchestrator.results import ResultsStore
 from repozero.rollouts import EndpointRef, Filters, Group, GroupRequest, RolloutEngine, Trajectory
-from repozero.traces import Event, ModelCall, ModelCalled
+from repozero.traces import Event, ModelCall, ModelCalled, TraceReader
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"
 pytestmark = [pytest.mark.slow, pytest.mark.anyio]
@@ -158,47 +159,51 @@ async def test_set_policy_mid_stream_every_call_carries_the_version_it_was_made_
         assert t.segments[0].policy_versions == t.policy_versions
 
 
-async def test_an_edited_history_splits_the_trajectory_into_flagged_segments() -> None:
-    """Dropping earlier turns' reasoning from the history (`reasoning_history = "drop"`, as some chat
-    templates do) means no prompt extends the last one: each call starts a flagged segment, exact on its
-    own. Keeping it, the coder's conversation is one stream across ACE rounds (the feedback is observation
-    tokens) and the tester's conversation is another."""
+async def test_a_trimmed_history_splits_the_trajectory_into_flagged_segments() -> None:
+    """A history-trimming scaffold (`[agent] history_turns = 2`: system, task and the last two turns) sends
+    prompts that stop extending the last one once the history is longer: each such call starts a flagged
+    segment, exact on its own. Untrimmed, the coder's conversation is one stream across ACE rounds (the
+    feedback is observation tokens) and the tester's conversation is another."""
     recorder = CallRecorder()
-    spec = RunSpec(dataset=str(FIXTURE), model="keep", ace_rounds=1)
+    spec = RunSpec(dataset=str(FIXTURE), model="fake", ace_rounds=1)
     with anyio.fail_after(600):
-        async with fake_endpoints(fake=("buggy-then-fix", {"reasoning": "reasoning"})) as urls:
-            base = fake_endpoint(urls["fake"], "buggy-then-fix")
-            config = config_with(
-                {"keep": base, "drop": msgspec.structs.replace(base, reasoning_history="drop")}
+        async with fake_endpoints(fake=("buggy-then-fix", {}), steps=("steps:5", {})) as urls:
+            base = config_with(
+                {
+                    "fake": fake_endpoint(urls["fake"], "buggy-then-fix"),
+                    "steps": fake_endpoint(urls["steps"], "steps:5"),
+                }
             )
-            async with Session.open(config, spec, sinks=[recorder]) as s:
+            async with Session.open(base, spec, sinks=[recorder]) as s:
                 async with RolloutEngine(s, roles=("coder", "tester")) as both:
-                    kept = await both.run_group("fx-slug", 1, policy=EndpointRef(endpoint="keep", version=3))
-                async with RolloutEngine(s) as coder:
-                    dropped = await coder.run_group(
-                        "fx-slug", 1, policy=EndpointRef(endpoint="drop", version=4)
-                    )
-    (whole,), (split,) = kept.trajectories, dropped.trajectories
-    assert (whole.episode_id, split.episode_id) == ("fx-slug--a0", "fx-slug--a1")  # two engines, one count
+                    kept = await both.run_group("fx-slug", 1, policy=EndpointRef(endpoint="fake", version=3))
+            agent = msgspec.structs.replace(base.agent, history_turns=2, step_limit=6)
+            trimming = msgspec.structs.replace(base, agent=agent)
+            async with Session.open(trimming, spec, sinks=[recorder]) as s, RolloutEngine(s) as coder:
+                steps = EndpointRef(endpoint="steps", version=4)
+                trimmed = await coder.run_group("fx-slug", 1, policy=steps, ace_rounds=0)
+    (whole,), (split,) = kept.trajectories, trimmed.trajectories
     for t in (whole, split):
         check_exact(t, recorder.calls)
-        assert t.reward == 1.0 and [r.hidden_solved for r in t.rounds] == [
-            False,
-            True,
-        ]  # fixed after feedback
+    assert whole.reward == 1.0 and [r.hidden_solved for r in whole.rounds] == [False, True]  # fixed
     assert [(s.role, s.start) for s in whole.segments] == [("coder", "first"), ("tester", "new_conversation")]
     assert whole.prefix_breaks == 0 and whole.policy_versions == [3] * len(whole.calls)
     feedback_turn = next(c for c in whole.calls if c.role == "coder" and c.round == 1)
     assert feedback_turn.segment == 0  # round 1 continued the round-0 stream after the feedback tokens
-    assert {c.role for c in split.calls} == {"coder"} and len(split.calls) > 2
-    assert split.segmented and split.prefix_breaks == len(split.calls) - 1
-    assert [s.start for s in split.segments] == ["first"] + ["prefix_mismatch"] * split.prefix_breaks
-    assert split.policy_versions == [4] * len(split.calls)
+    # calls 1-3 hold at most two turns: one stream; calls 4-6 are trimmed (the server, seeing two turns
+    # only, never reaches its submit: the step limit ends the episode)
+    sent = [len(recorder.calls[c.call_id].messages) for c in split.calls]
+    assert sent == [2, 4, 6, 6, 6, 6] and split.termination == "step_limit"
+    assert [c.segment for c in split.calls] == [0, 0, 0, 1, 2, 3]
+    assert split.segmented and split.prefix_breaks == 3
+    assert [s.start for s in split.segments] == ["first"] + ["prefix_mismatch"] * 3
+    assert split.policy_versions == [4] * 6 and split.token_fidelity == "exact"
 
 
-async def test_deadlines_infrastructure_failures_and_closed_apis() -> None:
-    """A cut episode and a failed one are reward-masked (never scored 0) and droppable; a closed API that
-    returns no ids gives message-level data only."""
+async def test_deadlines_infrastructure_failures_and_closed_apis(tmp_path: Path) -> None:
+    """A cut episode and a failed one are reward-masked (never scored 0) and droppable; a cut one ends once
+    in the run directory (store and trace), so resume and report see it ended; a closed API that returns
+    no ids gives message-level data only."""
     spec = RunSpec(dataset=str(FIXTURE), model="slow", ace_rounds=0, infra_retries=0)
     with anyio.fail_after(600):
         async with fake_endpoints(
@@ -210,10 +215,11 @@ async def test_deadlines_infrastructure_failures_and_closed_apis() -> None:
             closed = fake_endpoint(urls["closed"], "gold", api="anthropic")
             slow = fake_endpoint(urls["slow"], "steps:40")
             config = config_with({"slow": slow, "broken": broken, "closed": closed})
-            async with Session.open(config, spec) as s, RolloutEngine(s) as engine:
-                cut = await engine.run_group("fx-slug", 2, deadline_s=8.0)
+            run_dir = tmp_path / "run"
+            async with Session.open(config, spec, run_dir=run_dir) as s, RolloutEngine(s) as engine:
+                cut = await engine.run_group("fx-slug", 2, deadline_s=4.0)
                 cut_dropped = await engine.run_group(
-                    "fx-slug", 2, deadline_s=8.0, filters=Filters(drop_truncated=True)
+                    "fx-slug", 2, deadline_s=4.0, filters=Filters(drop_truncated=True)
                 )
                 infra = await engine.run_group("fx-slug", 2, policy=EndpointRef(endpoint="broken"))
                 infra_dropped = await engine.run_group(
@@ -227,6 +233,18 @@ async def test_deadlines_infrastructure_failures_and_closed_apis() -> None:
         assert len(t.calls) < 40 and len(t.response_ids) == len(t.response_mask) == len(t.response_logprobs)
     assert any(t.calls for t in cut.trajectories)  # cut mid-way (40 calls need 40 s), its calls kept
     assert cut_dropped.trajectories == [] and cut_dropped.dropped == {"truncated": 2}
+    cut_ids = {t.episode_id for t in cut.trajectories} | {"fx-slug--a2", "fx-slug--a3"}
+    store = ResultsStore.open_readonly(run_dir / "results.sqlite")
+    try:
+        rows = {r.episode_id: r for r in store.episode_rows()}
+        assert {e for e, r in rows.items() if r.status == "truncated"} == cut_ids
+        assert all(rows[e].result.reward is None for e in cut_ids)  # type: ignore[union-attr]
+        assert cut_ids <= store.finished_ids()  # ended: resume does not run them again
+        assert store.counts() == {"truncated": 4, "infra_failed": 4, "finished": 1}
+    finally:
+        store.close()
+    traced = {e.episode_id: e for e in TraceReader(run_dir / "traces").finished_episodes()}
+    assert {traced[e].termination_reason for e in cut_ids} == {"cancelled"}
     for t in infra.trajectories:
         assert t.infra_error and t.reward_masked and t.reward is None and not t.truncated
     assert infra_dropped.trajectories == [] and infra_dropped.dropped == {"infra": 2}

@@ -1,5 +1,6 @@
 """The segment rules on hand-made calls, for what the loopback server never sends: a server that returns
-completion ids without prompt ids, ids without logprobs, and interleaved conversations; and the filters."""
+completion ids without prompt ids, ids without logprobs, and interleaved conversations; the filters; and
+which segment of a segmented trajectory TRL gets."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import msgspec
 from repozero.rollouts import Filters, Trajectory
 from repozero.rollouts.filters import apply_filters
 from repozero.rollouts.tokens import SegmentBuilder
+from repozero.rollouts.trl import trl_columns
 from repozero.traces import CallTiming, ModelCall, TokenTrace, TraceMessage
 
 
@@ -89,3 +91,44 @@ def test_filters_count_what_they_leave_out() -> None:
     }
     flat = apply_filters("g", "s", [group[0], trajectory(4, 1.0), group[2]], Filters(drop_zero_variance=True))
     assert flat.trajectories == [] and flat.dropped == {"zero_variance": 3}  # masked rewards add no variance
+
+
+def test_trl_gets_one_segment_of_a_segmented_trajectory_as_chosen_and_says_which() -> None:
+    builder = SegmentBuilder()
+    builder.add(call("c", [1, 2], [3]), 0)
+    builder.add(call("c", [1, 2, 3, 4], [5, 6, 7]), 0)  # extends: 4 sampled tokens in segment 0
+    builder.add(call("c", [1, 9], [8]), 0)  # a trimmed history: segment 1, one sampled token
+    builder.add(call("c", [1, 9, 8, 7], [6]), 0)  # extends segment 1 (2 sampled), ends the episode
+    segments = builder.segments()
+    split = Trajectory(
+        episode_id="s--a0",
+        sample_id="s",
+        group_id="g",
+        attempt=0,
+        reward=1.0,
+        segments=segments,
+        segmented=True,
+    )
+    whole = msgspec.structs.replace(split, episode_id="s--a1", segments=segments[:1], segmented=False)
+    for choice, index in (("longest", 0), ("last", 1), ("first", 0), ("mask", 0)):
+        cols = trl_columns([split, whole], eos=0, segment=choice)  # type: ignore[arg-type]
+        chosen = segments[index]
+        assert cols["repozero_segment"] == [index, 0] and cols["repozero_segments"] == [2, 1]
+        assert cols["prompt_ids"][0] == chosen.prompt_ids and cols["completion_ids"][0] == chosen.response_ids
+        assert cols["logprobs"][0] == chosen.response_logprobs
+        assert cols["completion_ids"][1] == segments[0].response_ids and cols["env_mask"][1] == [
+            1,
+            0,
+            1,
+            1,
+            1,
+        ]
+        silenced = choice == "mask"  # a segmented one teaches nothing; the whole one is untouched
+        assert cols["env_mask"][0] == ([0] * len(chosen.response_mask) if silenced else chosen.response_mask)
+        assert cols["repozero_reward"] == [None if silenced else 1.0, 1.0]
+        assert cols["repozero_reward_masked"] == [silenced, False]
+    assert segments[1].response_ids == [8, 7, 6] and segments[1].prompt_ids == [1, 9]
+    empty = msgspec.structs.replace(split, segments=[], segmented=False)  # failed before any call
+    cols = trl_columns([empty], eos=5, segment="longest")
+    assert cols["repozero_segment"] == [-1] and cols["completion_ids"] == [[5]] and cols["env_mask"] == [[0]]
+    assert cols["repozero_reward"] == [None]

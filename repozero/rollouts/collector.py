@@ -7,7 +7,7 @@ hidden-grade summaries — so a trajectory holds the same facts a trace file doe
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from repozero.orchestrator.results import EpisodeResult
@@ -35,8 +35,6 @@ class EpisodeLog:
     """What one episode's events said so far; an infrastructure retry starts it over."""
 
     roles: Collection[str]
-    on_start: Callable[[], None] | None = None
-    """Called at the episode's first start (the engine starts its deadline there, not in the queue)."""
     started: bool = False
     builder: SegmentBuilder = field(default_factory=SegmentBuilder)
     calls: list[CallInfo] = field(default_factory=list)
@@ -46,8 +44,6 @@ class EpisodeLog:
     fidelity: TokenFidelity = "exact"
 
     def start(self) -> None:
-        if not self.started and self.on_start is not None:
-            self.on_start()
         if self.started:  # a retry: the failed try's calls are not this episode's trajectory
             self.builder, self.calls, self.conversations = SegmentBuilder(), [], {}
             self.rounds, self.cheats, self.fidelity = {}, {}, "exact"
@@ -83,14 +79,14 @@ class EpisodeLog:
         )
 
     def trajectory(
-        self, *, sample_id: str, attempt: int, episode_id: str, group_id: str, result: EpisodeResult | None
+        self, *, sample_id: str, attempt: int, episode_id: str, group_id: str, result: EpisodeResult
     ) -> Trajectory:
-        """The episode as a trainer reads it; `result` None means it was cut at its deadline."""
+        """The episode as a trainer reads it (its token data ends at the last call that completed)."""
         segments = self.builder.segments()
         rounds = [self._round_reward(r) for r in sorted(self.rounds)]
         versions = [c.policy_version for c in self.calls]
-        infra = result is not None and result.infra_error
-        masked = result is None or infra or result.reward is None
+        truncated = result.exit_status == "truncated"
+        masked = truncated or result.infra_error or result.reward is None
         first = segments[0] if segments else None
         cheats = sorted({flag for r in rounds for flag in r.cheat_flags})
         return Trajectory(
@@ -106,11 +102,11 @@ class EpisodeLog:
             segmented=len(segments) > 1,
             prefix_breaks=sum(s.start == "prefix_mismatch" for s in segments),
             token_fidelity=self.fidelity if self.calls else "none",
-            reward=None if masked or result is None else result.reward,
+            reward=None if masked else result.reward,
             reward_masked=masked,
-            truncated=result is None,
-            infra_error=infra,
-            termination="truncated" if result is None else result.termination,
+            truncated=truncated,
+            infra_error=result.infra_error,
+            termination="truncated" if truncated else result.termination,
             rounds=rounds,
             cheat_flags=cheats,
             cheat_penalty=1.0 if cheats else 0.0,

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Iterable
-from dataclasses import replace
 from types import TracebackType
 from weakref import WeakKeyDictionary
 
@@ -20,7 +19,6 @@ import structlog
 from anyio.streams.memory import MemoryObjectSendStream
 
 from repozero.errors import UsageError
-from repozero.orchestrator.results import EpisodeResult
 from repozero.orchestrator.session import Session
 from repozero.orchestrator.spec import episode_id
 
@@ -103,14 +101,17 @@ class RolloutEngine:
             raise UsageError(f"run_group: n must be ≥ 1, got {n}")
         if ace_rounds is not None and ace_rounds < 0:
             raise UsageError(f"run_group: ace_rounds must be ≥ 0, got {ace_rounds}")
-        runner = self._runner(policy, ace_rounds)
+        models = self._following if policy is None else self._pinned(policy)
+        label = policy.endpoint if policy is not None and policy.endpoint else None
         first = self._claim(sample_id, n)
         group_id = f"{sample_id}--g{first}"  # unique in the session: named by its first attempt
         deadline = self.deadline_s if deadline_s is None else deadline_s
         out: list[Trajectory | None] = [None] * n
         async with anyio.create_task_group() as tg:
             for i in range(n):
-                tg.start_soon(self._episode, runner, sample_id, first + i, group_id, deadline, out, i)
+                tg.start_soon(
+                    self._episode, models, label, ace_rounds, sample_id, first + i, group_id, deadline, out, i
+                )
         trajectories = [t for t in out if t is not None]
         group = apply_filters(group_id, sample_id, trajectories, filters or self.filters)
         log.info(
@@ -192,7 +193,9 @@ class RolloutEngine:
     # -- one episode ----------------------------------------------------------------------------------
     async def _episode(
         self,
-        runner: Session,
+        models: PolicyProvider,
+        label: str | None,
+        ace_rounds: int | None,
         sample_id: str,
         attempt: int,
         group_id: str,
@@ -200,18 +203,19 @@ class RolloutEngine:
         out: list[Trajectory | None],
         index: int,
     ) -> None:
+        """One episode through the session's own `run_episode`: the deadline, and the store's record of a
+        cut episode (`truncated`), are the session's."""
         eid = episode_id(sample_id, attempt)
-        scope = anyio.CancelScope()
-
-        def start_clock() -> None:
-            if deadline_s is not None:
-                scope.deadline = anyio.current_time() + deadline_s
-
-        log = self.collector.watch(eid, EpisodeLog(roles=self.roles, on_start=start_clock))
-        result: EpisodeResult | None = None
+        log = self.collector.watch(eid, EpisodeLog(roles=self.roles))
         try:
-            with scope:
-                result = await runner.run_episode(sample_id, attempt=attempt)
+            result = await self.session.run_episode(
+                sample_id,
+                attempt=attempt,
+                policy=label,
+                models=models,
+                ace_rounds=ace_rounds,
+                deadline_s=deadline_s,
+            )
         finally:
             self.collector.release(eid)
         out[index] = log.trajectory(
@@ -228,19 +232,6 @@ class RolloutEngine:
         first = counts[sample_id]
         counts[sample_id] += n
         return first
-
-    def _runner(self, policy: EndpointRef | None, ace_rounds: int | None) -> Session:
-        """The session, seen through this group's models (and ACE budget): its parts are shared."""
-        provider = self._following if policy is None else self._pinned(policy)
-        ctx = self.session.ctx
-        label = policy.endpoint if policy is not None and policy.endpoint else ctx.model_name
-        ctx = replace(
-            ctx,
-            provider=provider,
-            model_name=label,
-            ace_rounds=ctx.ace_rounds if ace_rounds is None else ace_rounds,
-        )
-        return Session(ctx, self.session.spec, self.session.actions)
 
     def _pinned(self, policy: EndpointRef) -> PolicyProvider:
         if policy.endpoint:

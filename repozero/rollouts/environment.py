@@ -16,7 +16,6 @@ from typing import TypeAlias
 from repozero.agents.roles import coder_system, coder_task
 from repozero.agents.scaffolds.core import render_exec
 from repozero.errors import UsageError
-from repozero.oracle.grading import SampleGrade, count_oracle_errors, grade_view
 from repozero.orchestrator.context import RunContext
 from repozero.orchestrator.early import open_early
 from repozero.orchestrator.episode import Episode
@@ -106,7 +105,7 @@ class RolloutEnvironment:
 
     async def __aenter__(self) -> RolloutEnvironment:
         spec = SandboxSpec(
-            toolchain=self.episode._toolchain(),
+            toolchain=self.episode.toolchain(),
             run_id=self.ctx.run_id,
             sample=self.episode.sample.id,
             role="coder",
@@ -169,7 +168,7 @@ class RolloutEnvironment:
         graded once — later calls return the same value. Never shown to the agent."""
         if self._final is not None:
             return self._final
-        hidden, visible = await self._grade_all()
+        hidden, visible = await self.episode.grade_views(await self._snapshot())  # as a run grades a round
         rewards = Rewards(
             hidden_pass_rate=[hidden.success_rate],
             hidden_solved=[hidden.passed],
@@ -208,28 +207,14 @@ class RolloutEnvironment:
     async def _snapshot(self) -> Path:
         self._grades += 1
         snapshot = self.ctx.run_dir / "targets" / self.episode.episode_id / f"env-{self._grades}"
-        await self.episode._snapshot(self.box, snapshot)
+        await self.episode.snapshot(self.box, snapshot)
         return snapshot
 
     async def _grade_visible(self, name: str, *, done: bool) -> tuple[str, float, bool, StepInfo]:
         visible = self.episode.visible
-        grade = await self.episode._grade(
-            await self._snapshot(), visible, visible_ids=[c.id for c in visible]
-        )
-        failures = self.episode._failures(grade)
-        obs = self.episode._feedback_text(failures) if failures else f"all {len(visible)} visible cases pass"
+        grade = await self.episode.grade(await self._snapshot(), visible, visible_ids=[c.id for c in visible])
+        failures = self.episode.failures(grade)
+        obs = self.episode.feedback_text(failures) if failures else f"all {len(visible)} visible cases pass"
         self.done = done
         info = StepInfo(action=name, visible_pass_rate=grade.success_rate, visible_solved=grade.passed)
         return obs, grade.success_rate, done, info
-
-    async def _grade_all(self) -> tuple[SampleGrade, SampleGrade]:
-        """The hidden and visible views of one grading run, as a run grades a round."""
-        sample, ep = self.episode.sample, self.episode
-        kept = sample.kept_cases
-        kept_ids = {c.id for c in kept}
-        shown = [c.id for c in ep.visible]
-        cases = kept + [c for c in ep.visible if c.id not in kept_ids]
-        graded = await ep._grade(await self._snapshot(), cases, visible_ids=shown)
-        hidden = grade_view(graded, sample, [c.id for c in kept], outputs=False)
-        hidden = count_oracle_errors(hidden, sample, self.ctx.policy)
-        return hidden, grade_view(graded, sample, shown, outputs=True)

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Sequence
 from contextlib import ExitStack
 from types import TracebackType
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 import anyio
 from anyio.from_thread import BlockingPortal, start_blocking_portal
@@ -30,9 +30,16 @@ from repozero.orchestrator.session import Session
 from repozero.orchestrator.spec import RunSpec
 
 from .engine import RolloutEngine
-from .types import EndpointRef, Trajectory
+from .types import EndpointRef, Segment, Trajectory
 
-__all__ = ["TrlRollouts", "episode_reward", "sample_of"]
+__all__ = ["SegmentChoice", "TrlRollouts", "choose_segment", "episode_reward", "sample_of", "trl_columns"]
+
+SegmentChoice: TypeAlias = Literal["longest", "last", "first", "mask"]
+"""What TRL gets of a `segmented` trajectory: its rollout_func returns one completion per prompt, and the
+segments are never merged (the joins between them were not sampled). `longest`: the segment with the
+most sampled tokens (ties: the later); `last`: the one that ended the episode; `first`; `mask`: the
+first, with its env_mask all 0 and its reward masked — it teaches nothing. The reward is the episode's
+whichever is chosen; `repozero_segment` and `repozero_segments` say what was taken."""
 
 
 def sample_of(prompt: Any) -> str:
@@ -61,6 +68,7 @@ class TrlRollouts:
         deadline_s: per-episode deadline; a cut episode's reward is masked.
         policy: pin every group to this endpoint (its version still follows the trainer's step).
         backend: the portal's event loop (`asyncio` — needed by the Docker backend — or `trio`).
+        segment: what a segmented trajectory gives TRL (`SegmentChoice`).
     """
 
     def __init__(
@@ -72,8 +80,9 @@ class TrlRollouts:
         deadline_s: float | None = None,
         policy: EndpointRef | None = None,
         backend: str = "asyncio",
+        segment: SegmentChoice = "longest",
     ) -> None:
-        self.config, self.spec = config, spec
+        self.config, self.spec, self.segment = config, spec, segment
         self.roles, self.deadline_s, self.policy, self.backend = tuple(roles), deadline_s, policy, backend
         self._stack: ExitStack | None = None
         self._portal: BlockingPortal | None = None
@@ -109,7 +118,8 @@ class TrlRollouts:
         by_sample = self._portal.call(self._collect, Counter(samples), step)
         eos = getattr(getattr(trainer, "processing_class", None), "eos_token_id", None)
         self.batches += 1
-        return _batch([by_sample[s].pop(0) for s in samples], eos if isinstance(eos, int) else 0)
+        trajectories = [by_sample[s].pop(0) for s in samples]
+        return trl_columns(trajectories, eos=eos if isinstance(eos, int) else 0, segment=self.segment)
 
     async def _collect(self, counts: Counter[str], step: int) -> dict[str, list[Trajectory]]:
         """One group per sample, all at once; the policy version is the trainer's step."""
@@ -129,22 +139,46 @@ class TrlRollouts:
         return out
 
 
-def _batch(trajectories: list[Trajectory], eos: int) -> dict[str, list[Any]]:
-    """The trajectories as TRL's columns. One with no token data (an infrastructure failure before any
-    call) gets a one-token stand-in, fully masked, and a masked reward: TRL needs a token per completion."""
+_NO_SEGMENT = Segment(conversation_id="", role="", round=0, start="first", prompt_ids=[])
+
+
+def choose_segment(t: Trajectory, choice: SegmentChoice) -> int:
+    """The index of the segment TRL gets of `t` (-1: it has none)."""
+    if not t.segments:
+        return -1
+    if choice == "last":
+        return len(t.segments) - 1
+    if choice == "longest":
+        sampled = [sum(s.response_mask) for s in t.segments]
+        return max(range(len(sampled)), key=lambda i: (sampled[i], i))
+    return 0
+
+
+def trl_columns(trajectories: list[Trajectory], *, eos: int, segment: SegmentChoice) -> dict[str, list[Any]]:
+    """The trajectories as TRL's columns, one segment each (`segment`). One with no token data (an
+    infrastructure failure before any call) gets a one-token stand-in, fully masked, and a masked reward:
+    TRL needs a token per completion."""
     columns: dict[str, list[Any]] = {k: [] for k in ("prompt_ids", "completion_ids", "logprobs", "env_mask")}
-    for t in trajectories:
-        empty = not t.response_ids
-        columns["prompt_ids"].append(t.prompt_ids or [eos])
-        columns["completion_ids"].append([eos] if empty else t.response_ids)
-        columns["logprobs"].append([0.0] if empty else t.response_logprobs)
-        columns["env_mask"].append([0] if empty else t.response_mask)
-    masked = [t.reward_masked or t.reward is None or not t.response_ids for t in trajectories]
+    chosen = [choose_segment(t, segment) for t in trajectories]
+    masked = []
+    for t, index in zip(trajectories, chosen, strict=True):
+        part = t.segments[index] if index >= 0 else _NO_SEGMENT
+        empty = not part.response_ids
+        silenced = segment == "mask" and t.segmented
+        columns["prompt_ids"].append(part.prompt_ids or [eos])
+        columns["completion_ids"].append([eos] if empty else part.response_ids)
+        columns["logprobs"].append([0.0] if empty else part.response_logprobs)
+        columns["env_mask"].append(
+            [0] if empty else [0] * len(part.response_mask) if silenced else part.response_mask
+        )
+        masked.append(t.reward_masked or t.reward is None or empty or silenced)
     extra: dict[str, list[Any]] = {
         "repozero_reward": [None if m else t.reward for t, m in zip(trajectories, masked, strict=True)],
         "repozero_reward_masked": masked,
         "repozero_truncated": [t.truncated for t in trajectories],
         "repozero_segmented": [t.segmented for t in trajectories],
+        "repozero_segment": chosen,
+        "repozero_segments": [len(t.segments) for t in trajectories],
         "repozero_episode_id": [t.episode_id for t in trajectories],
         "repozero_round_pass_rates": [[r.hidden_pass_rate for r in t.rounds] for t in trajectories],
         "repozero_cheat_penalty": [t.cheat_penalty for t in trajectories],
