@@ -207,20 +207,23 @@ class FakeServer:
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
         )
-        await response.prepare(request)
-        interval = self.config.stream_interval_ms / 1000.0
-        if not interval and fault not in ("cut", "stall"):
-            await response.write(b"".join(events))
-        else:
-            for i, event in enumerate(events):
-                if i == half and fault == "cut":
-                    return _drop(request)
-                if i == half and fault == "stall":
-                    await anyio.sleep(self.config.hang_s)
-                elif i and interval:
-                    await anyio.sleep(interval)
-                await response.write(event)
-        await response.write_eof()
+        try:
+            await response.prepare(request)
+            interval = self.config.stream_interval_ms / 1000.0
+            if not interval and fault not in ("cut", "stall"):
+                await response.write(b"".join(events))
+            else:
+                for i, event in enumerate(events):
+                    if i == half and fault == "cut":
+                        return _drop(request)
+                    if i == half and fault == "stall":
+                        await anyio.sleep(self.config.hang_s)
+                    elif i and interval:
+                        await anyio.sleep(interval)
+                    await response.write(event)
+            await response.write_eof()
+        except ConnectionResetError:  # the client went away (a cancelled run): as vLLM, no traceback
+            log.debug("fake_llm_client_gone", path=request.path)
         return response
 
     def _dice(self, seed: int | None) -> random.Random:
