@@ -161,9 +161,12 @@ def _resume_locked(
 
 
 def _warn_lost_traces(run_dir: Path) -> None:
-    """Finished episodes whose trace a truncated shard cut off: their results stand, their traces are gone."""
+    """Finished episodes whose trace a truncated shard cut off: their results stand, their traces are gone.
+    A shard changed by hand since (its frames no longer where the manifest says) stops the resume."""
     if (run_dir / "traces" / "shards").is_dir():
-        lost = TraceReader(run_dir / "traces").lost_episodes()
+        reader = TraceReader(run_dir / "traces")
+        reader.check_offsets()  # a shard edited by hand: exit 2 naming it, before anything is written
+        lost = reader.lost_episodes()
         if lost:
             ids = sorted(e.episode_id for e in lost)
             log.warning("traces_lost", count=len(ids), episodes=ids, shards=sorted({e.shard for e in lost}))

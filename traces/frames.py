@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import msgspec
 import zstandard
@@ -18,9 +18,11 @@ import zstandard
 from repozero.errors import RepoZeroError
 from repozero.textio import utf8_problem
 
-__all__ = ["FrameReader", "TraceFormatError", "compressor", "frame_error", "write_all"]
+__all__ = ["FRAME_MAGIC", "FrameReader", "TraceFormatError", "compressor", "frame_error", "write_all"]
 
 _CHUNK = 1 << 20
+FRAME_MAGIC = b"\x28\xb5\x2f\xfd"
+"""The four bytes every zstd frame starts with."""
 
 
 class TraceFormatError(RepoZeroError):
@@ -33,13 +35,47 @@ class TraceFormatError(RepoZeroError):
     exit_code = 2
 
 
-def frame_error(path: Path, offset: int, payload: bytes, exc: msgspec.DecodeError) -> TraceFormatError:
-    """Why a frame's lines did not decode, with the byte offset inside the frame when they are not UTF-8."""
+def frame_error(
+    path: Path, offset: int, payload: bytes, exc: msgspec.DecodeError, decoder: msgspec.json.Decoder[Any]
+) -> TraceFormatError:
+    """Why a frame's lines did not decode, naming the line (as `zstd -dc` prints the shard) and the field.
+
+    A shard no writer of ours would produce was edited by hand or by another program: the error says how to
+    go on. Looked for line by line only once the frame as a whole has failed (the fast path decodes frames).
+    """
     where = f"{path} (frame at byte {offset})"
     problem = utf8_problem(payload)  # msgspec names no offset for bad UTF-8; looked for only on failure
     if problem is not None:  # first: a line before the bad byte may fail validation instead
         return TraceFormatError(f"{where}, decompressed {problem}; expected UTF-8 JSON lines")
+    before = _lines_before(path, offset)
+    for n, line in enumerate(payload.split(b"\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            decoder.decode(line)
+        except msgspec.DecodeError as bad:
+            why = str(bad) if isinstance(bad, msgspec.ValidationError) else f"invalid JSON ({bad})"
+            at = (
+                f"line {before + n} (`zstd -dc {path.name}`)"
+                if before is not None
+                else f"line {n} of the frame"
+            )
+            return TraceFormatError(
+                f"{path}: {at}, in the frame at byte {offset}: {why}. This is not a line a trace writer "
+                f"writes (edited by hand?): restore the shard from a copy, or move it out of the run "
+                f"(the results of its episodes stand; their traces are then lost)"
+            )
     return TraceFormatError(f"{where}: {exc}")
+
+
+def _lines_before(path: Path, offset: int) -> int | None:
+    """How many lines the shard's frames before `offset` hold (None if no frame starts at `offset`)."""
+    lines = 0
+    for at, payload in FrameReader(path):
+        if at >= offset:
+            return lines if at == offset else None
+        lines += payload.count(b"\n")
+    return None
 
 
 def compressor(level: int) -> zstandard.ZstdCompressor:

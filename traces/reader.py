@@ -15,7 +15,7 @@ import msgspec
 from repozero.log import get_logger
 
 from .blobs import BlobStore
-from .frames import FrameReader, frame_error
+from .frames import FRAME_MAGIC, FrameReader, TraceFormatError, frame_error
 from .messages import ModelCall, TraceMessage, TraceToolCall
 from .prefix import PrefixDecoder
 from .records import (
@@ -79,7 +79,12 @@ class TraceReader:
                 try:
                     yield from self._decoder.decode_lines(payload)
                 except msgspec.DecodeError as exc:
-                    raise frame_error(path, offset, payload, exc) from None
+                    raise frame_error(path, offset, payload, exc, self._decoder) from None
+            if frames.torn_at is not None and end is not None and frames.torn_at < end:
+                raise TraceFormatError(
+                    f"{path}: {frames.reason} at byte {frames.torn_at}, inside the records the trace "
+                    f"manifest puts in bytes {start}-{end}: cut short, or changed after it was written"
+                )
             if frames.torn_at is not None:
                 self.torn[path.name] = f"{frames.reason} at byte {frames.torn_at}"
                 log.warning("trace_torn_tail", shard=str(path), at=frames.torn_at, reason=frames.reason)
@@ -109,6 +114,29 @@ class TraceReader:
             if e.episode_id not in latest or e.finished_at >= latest[e.episode_id].finished_at:
                 latest[e.episode_id] = e
         return [e for e in latest.values() if e.end_offset > sizes.get(e.shard, -1)]
+
+    def check_offsets(self) -> None:
+        """Raise `TraceFormatError` if a shard no longer has frames where the manifest says its episodes'
+        records start and end: it was re-compressed or edited by hand after it was written (`zstd -dc`,
+        edit, `zstd`), and reading an episode by its byte range would find nothing. A 4-byte read per
+        offset, no decompression (run and report can afford it); a shard merely cut short passes (every
+        frame before the cut is still in place: `lost_episodes` names what it took). When the shard holds
+        a line that does not decode, the error names that line instead."""
+        offsets: dict[str, dict[int, str]] = {}
+        for e in self.finished_episodes():
+            offsets.setdefault(e.shard, {}).update({e.first_offset: e.episode_id, e.end_offset: e.episode_id})
+        for shard, wanted in sorted(offsets.items()):
+            path = self.root / "shards" / shard
+            bad = _not_a_frame_start(path, wanted)
+            if bad is not None:
+                for _ in self.records(path):  # names the first line that does not decode, if any
+                    pass
+                raise TraceFormatError(
+                    f"{path}: changed after it was written (re-compressed or edited by hand?): the trace "
+                    f"manifest puts records of episode {wanted[bad]} at byte {bad}, where no frame starts: "
+                    f"restore the shard from a copy, or move it out of the run (the results of its "
+                    f"episodes stand; their traces are then lost)"
+                )
 
     def unfinished_episodes(self) -> list[EpisodeStartRecord]:
         """Episodes that started but never reached the manifest (crashed or cancelled runs)."""
@@ -175,6 +203,20 @@ class TraceReader:
                 TraceToolCall(id=c.id, name=c.name, arguments=text(c.arguments)) for c in m.tool_calls
             ],
         )
+
+
+def _not_a_frame_start(path: Path, offsets: dict[int, str]) -> int | None:
+    """The first of `offsets` inside the file where no zstd frame starts (None: all in place, or no file)."""
+    try:
+        f = open(path, "rb")
+    except FileNotFoundError:
+        return None  # lost_episodes names it
+    with f:
+        size = os.fstat(f.fileno()).st_size
+        for offset in sorted(o for o in offsets if o < size):
+            if os.pread(f.fileno(), len(FRAME_MAGIC), offset) != FRAME_MAGIC:
+                return offset
+    return None
 
 
 def _last_try(records: list[TraceRecord]) -> list[TraceRecord]:

@@ -154,6 +154,7 @@ def _trace_loss_notes(path: Path, rows: list[EpisodeRow]) -> list[str]:
     if not (path / "traces" / "shards").is_dir():
         return []
     reader = TraceReader(path / "traces")
+    reader.check_offsets()  # a shard edited by hand: exit 2 naming it (and its bad line), as for the store
     notes = []
     lost = sorted(reader.lost_episodes(), key=lambda e: e.episode_id)
     if lost:

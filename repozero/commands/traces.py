@@ -43,6 +43,7 @@ def summarize(reader: TraceReader) -> dict[str, Any]:
     """Counts over every shard, the manifest and the blob folder."""
     kinds: Counter[str] = Counter()
     started: set[str] = set()
+    reader.check_offsets()
     for record in reader.records():
         kind = type(record).__struct_config__.tag
         kinds[str(kind)] += 1
@@ -83,6 +84,7 @@ def _stats(args: argparse.Namespace) -> int:
 
 def _show(args: argparse.Namespace) -> int:
     reader = _reader(args.dir)
+    reader.check_offsets()
     episode = reader.episode(args.episode)
     if episode.start is None and episode.episode is None:
         raise UsageError(f"{args.dir}: no episode {args.episode!r} in these traces")

@@ -104,6 +104,7 @@ class RunSource:
             raise UsageError(f"{path}: not a run directory (no traces/shards/ in it) nor a trace directory")
         self.path, self.trace_dir = path, trace_dir
         self.reader = TraceReader(trace_dir)
+        self.reader.check_offsets()
         self.blobs = self.reader.blobs
         self.manifest = _run_manifest(path)
         self.entries = _latest_entries(self.reader.finished_episodes())
@@ -192,7 +193,7 @@ def _records(path: Path, kinds: frozenset[str], start: int, end: int) -> Iterato
         try:
             records = decoder.decode_lines(payload)
         except msgspec.DecodeError as exc:
-            raise frame_error(path, offset, payload, exc) from None
+            raise frame_error(path, offset, payload, exc, decoder) from None
         yield from (r for r in records if not isinstance(r, _Skipped))
     if frames.torn_at is not None and frames.torn_at < end:
         raise TraceFormatError(f"{path}: {frames.reason} at byte {frames.torn_at}, before the manifest's end {end}")  # fmt: skip
