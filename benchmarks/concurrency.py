@@ -188,6 +188,8 @@ class Probe:
         self.sampler = sampler
         self.started = self.started_unix = 0.0
         self.agents_done: list[float] = []
+        self.agents_cpu_s = 0.0
+        """This process's CPU seconds from `RunStarted` to the last coder's end (the agent phase)."""
 
     def emit(self, event: Any) -> None:
         kind = type(event).__name__
@@ -197,6 +199,7 @@ class Probe:
             self.started_unix = time.time()
         elif kind == "AgentFinished" and event.agent.role == "coder":
             self.agents_done.append(time.monotonic())
+            self.agents_cpu_s = cpu_s() - self.sampler.cpu0
         elif kind == "EpisodeStarted":
             self.sampler.in_flight += 1
             self.sampler.peak_in_flight = max(self.sampler.peak_in_flight, self.sampler.in_flight)
@@ -239,6 +242,7 @@ def orchestrator_phase(
         "model_call_mean_s": sum(calls) / len(calls),
         "model_calls": len(calls),
         "cpu_s": sampler.cpu,
+        "agents_cpu_s": probe.agents_cpu_s,
         "sandboxes_open_after_s": opened,
         "wall_s": max(probe.agents_done) - probe.started,
         "tail_s": ended - max(probe.agents_done),

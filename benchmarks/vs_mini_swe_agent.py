@@ -15,8 +15,13 @@ then the submission) with A agents at once, and both save their trajectories:
 
 Steps per second = model calls / agent-phase wall (threads start → last agent done; `RunStarted` → last
 agent submitted). RepoZero's grading after the agents is not part of it (mini-swe-agent grades nothing).
+On a shared machine the wall depends on everyone else's load, so each system's CPU per step over the same
+phase is printed too: the process's own (user + system), and for mini-swe-agent apart the commands'
+subprocesses it waited for (RepoZero's persistent shells are not reaped until their sandbox closes, and an
+`echo` costs them next to nothing). `--repeat N` runs both N times (one server) and prints each run and the
+median; the last line is the median ratio.
 
-    python benchmarks/vs_mini_swe_agent.py [--agents 32] [--steps 20] [--fresh-venv]
+    python benchmarks/vs_mini_swe_agent.py [--agents 32] [--steps 20] [--repeat 3] [--fresh-venv]
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -38,7 +44,7 @@ VERSION = "2.4.6"
 VENV = Path.home() / ".cache" / "repozero" / "bench" / f"mini-swe-agent-{VERSION}"
 
 DRIVER = r"""
-import json, sys, time
+import json, resource, sys, time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -87,12 +93,20 @@ def one(n):
     return agent.n_calls, result.get("exit_status")
 
 
-started = time.time()
+def cpu(who):
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
+started, cpu0, children0 = time.time(), cpu(resource.RUSAGE_SELF), cpu(resource.RUSAGE_CHILDREN)
 with ThreadPoolExecutor(max_workers=agents) as pool:
     results = list(pool.map(one, range(agents)))
 wall = time.time() - started
+cpu_s, children_s = cpu(resource.RUSAGE_SELF) - cpu0, cpu(resource.RUSAGE_CHILDREN) - children0
 exits = sorted({status for _, status in results})
-print(json.dumps({"wall_s": wall, "steps": sum(n for n, _ in results), "exits": exits, "import_s": import_s}))
+steps = sum(n for n, _ in results)
+print(json.dumps({"wall_s": wall, "steps": steps, "exits": exits, "import_s": import_s, "cpu_s": cpu_s,
+                  "children_cpu_s": children_s}))
 """
 
 
@@ -121,42 +135,59 @@ def mini_phase(python: Path, url: str, agents: int, steps: int, out: Path) -> di
     return result
 
 
+def one_round(python: Path, url: str, args: argparse.Namespace, tmp: Path) -> dict[str, float]:
+    """Both systems once, one after the other, against the same server."""
+    mini = mini_phase(python, url, args.agents, args.steps, tmp / "mini")
+    phase = argparse.Namespace(episodes=args.agents, steps=args.steps, docker=False, token_ids=False)
+    ours = run_phase("orchestrator", phase, url, tmp / "run")
+    if mini["trajectories"] != args.agents or ours["traced_episodes"] != args.agents:
+        raise SystemExit(f"incomplete: {mini['trajectories']} trajectories, {ours['traced_episodes']} traces")
+    mini_rate, ours_rate = mini["steps"] / mini["wall_s"], ours["model_calls"] / ours["wall_s"]
+    print(f"# mini-swe-agent exits: {mini['exits']}; import {mini['import_s']:.2f} s", file=sys.stderr)
+    return {
+        "load_average_1m": os.getloadavg()[0],
+        "mini_swe_agent_steps": mini["steps"],
+        "mini_swe_agent_wall_s": mini["wall_s"],
+        "mini_swe_agent_steps_per_s": mini_rate,
+        "mini_swe_agent_cpu_ms_per_step": 1000 * mini["cpu_s"] / mini["steps"],
+        "mini_swe_agent_children_cpu_ms_per_step": 1000 * mini["children_cpu_s"] / mini["steps"],
+        "repozero_steps": ours["model_calls"],
+        "repozero_wall_s": ours["wall_s"],
+        "repozero_steps_per_s": ours_rate,
+        "repozero_cpu_ms_per_step": 1000 * ours["agents_cpu_s"] / ours["model_calls"],
+        "cpu_per_step_ratio": mini["cpu_s"] / mini["steps"] / (ours["agents_cpu_s"] / ours["model_calls"]),
+        "steps_per_s_ratio": ours_rate / mini_rate,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agents", type=int, default=32, help="agents at once, in both systems")
     parser.add_argument("--steps", type=int, default=20, help="model calls per agent (the last submits)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of both systems; the median is reported")
     parser.add_argument("--fresh-venv", action="store_true", help="rebuild the throwaway mini-swe-agent venv")
     args = parser.parse_args()
     python = venv_python(args.fresh_venv)
-    load = os.getloadavg()[0]
+    print(f"load_average_1m_before: {os.getloadavg()[0]:.2f}")
+    print(f"cores: {os.cpu_count()}")
+    print(f"agents: {args.agents}")
+    print(f"model_calls_per_agent: {args.steps}")
+    print(f"mini_swe_agent_version: {VERSION}")
     server, url = start_server(args.steps, 0.0)
+    rounds = []
     try:
-        with tempfile.TemporaryDirectory(prefix="rz-vs-mini-") as tmp:
-            mini = mini_phase(python, url, args.agents, args.steps, Path(tmp) / "mini")
-            phase = argparse.Namespace(episodes=args.agents, steps=args.steps, docker=False, token_ids=False)
-            ours = run_phase("orchestrator", phase, url, Path(tmp) / "run")
+        for n in range(args.repeat):
+            with tempfile.TemporaryDirectory(prefix="rz-vs-mini-") as tmp:
+                rounds.append(one_round(python, url, args, Path(tmp)))
+            print(f"# run {n + 1}: " + " ".join(f"{k}={v:.2f}" for k, v in rounds[-1].items()))
     finally:
         server.terminate()
         server.wait()
         if server.stdout is not None:
             server.stdout.close()
-    mini_rate = mini["steps"] / mini["wall_s"]
-    ours_rate = ours["model_calls"] / ours["wall_s"]
-    print(f"load_average_1m_before: {load:.2f}")
-    print(f"agents: {args.agents}")
-    print(f"model_calls_per_agent: {args.steps}")
-    print(f"mini_swe_agent_version: {VERSION}")
-    print(f"mini_swe_agent_import_s: {mini['import_s']:.2f}")
-    print(f"mini_swe_agent_steps: {mini['steps']}")
-    print(f"mini_swe_agent_trajectories: {mini['trajectories']}")
-    print(f"mini_swe_agent_wall_s: {mini['wall_s']:.2f}")
-    print(f"mini_swe_agent_steps_per_s: {mini_rate:.1f}")
-    print(f"repozero_steps: {ours['model_calls']}")
-    print(f"repozero_episodes_with_traces: {ours['traced_episodes']}")
-    print(f"repozero_wall_s: {ours['wall_s']:.2f}")
-    print(f"repozero_steps_per_s: {ours_rate:.1f}")
-    print(f"# mini-swe-agent exits: {mini['exits']}; load after: {os.getloadavg()[0]:.2f}", file=sys.stderr)
-    print(f"steps_per_s_ratio: {ours_rate / mini_rate:.2f}")
+    for key in rounds[0]:  # the median of each figure (the ratio's median is not the ratio of medians)
+        value = statistics.median(r[key] for r in rounds)
+        print(f"{key}: {value:.0f}" if key.endswith("_steps") else f"{key}: {value:.2f}")
 
 
 if __name__ == "__main__":
