@@ -12,6 +12,7 @@ import msgspec
 
 from repozero.errors import UsageError
 from repozero.orchestrator.actions import ACTIONS_FILE, process_start
+from repozero.orchestrator.node_status import NODES_DIR, NodeStatus, nodes_file, read_nodes
 from repozero.records import Record
 
 __all__ = ["AnomalyReport", "OpenAction", "WriterProcess", "find_open_actions"]
@@ -45,6 +46,8 @@ class OpenAction(Record, kw_only=True):
     attempt: int | None = None
     round: int | None = None
     detail: dict[str, Any] = {}
+    node: str | None = None
+    """The Ray node runner whose log holds it (None: the run's own log)."""
 
 
 class AnomalyReport(Record, kw_only=True):
@@ -54,6 +57,8 @@ class AnomalyReport(Record, kw_only=True):
     processes: list[WriterProcess]
     open: list[OpenAction]
     """Oldest first (the longest running at the top)."""
+    nodes: list[NodeStatus] = []
+    """A Ray run's node runners, alive or lost, as its coordinator last wrote them (docs/ray.md)."""
 
 
 def _live(record: dict[str, Any]) -> bool | None:
@@ -64,11 +69,38 @@ def _live(record: dict[str, Any]) -> bool | None:
 
 
 def find_open_actions(run_dir: Path, *, min_age_s: float = 0.0, now: float | None = None) -> AnomalyReport:
-    """Every action of the run that started and never ended, at least `min_age_s` old."""
+    """Every action of the run that started and never ended, at least `min_age_s` old. A Ray run's
+    actions are in its node runners' own logs (`RUN_DIR/nodes/<node>/`), read together, and its
+    node runners' states (alive, lost) come from the coordinator's `nodes.json`."""
     path = run_dir / ACTIONS_FILE
-    if not path.is_file():
+    logs: list[tuple[str | None, Path]] = [(None, path)] if path.is_file() else []
+    logs += [(p.parent.name, p) for p in sorted((run_dir / NODES_DIR).glob(f"*/{ACTIONS_FILE}"))]
+    status = nodes_file(run_dir)
+    if not logs and status is None:
         raise UsageError(f"{path}: no action log (not a run directory, or a run from before action logs)")
     now = time.time() if now is None else now
+    started = finished = 0
+    processes: list[WriterProcess] = []
+    found: list[OpenAction] = []
+    for node, log_path in logs:
+        counts, procs, actions = _read_log(log_path, node, now)
+        started, finished = started + counts[0], finished + counts[1]
+        processes += procs
+        found += actions
+    return AnomalyReport(
+        run_dir=str(run_dir),
+        started=started,
+        finished=finished,
+        processes=processes,
+        open=sorted((a for a in found if a.age_s >= min_age_s), key=lambda a: a.started_at),
+        nodes=read_nodes(status) if status is not None else [],
+    )
+
+
+def _read_log(
+    path: Path, node: str | None, now: float
+) -> tuple[tuple[int, int], list[WriterProcess], list[OpenAction]]:
+    """One action log: (operations started, ended), its writer processes, the operations left open."""
     writers: dict[int, WriterProcess] = {}
     processes: list[WriterProcess] = []
     opened: dict[str, tuple[dict[str, Any], WriterProcess | None]] = {}
@@ -96,14 +128,12 @@ def find_open_actions(run_dir: Path, *, min_age_s: float = 0.0, now: float | Non
             elif "end" in record:
                 finished += 1
                 opened.pop(record.get("a", ""), None)
-    found = [_open_action(r, proc, now) for r, proc in opened.values()]
-    found = sorted((a for a in found if a.age_s >= min_age_s), key=lambda a: a.started_at)
-    return AnomalyReport(
-        run_dir=str(run_dir), started=started, finished=finished, processes=processes, open=found
-    )
+    return (started, finished), processes, [_open_action(r, proc, now, node) for r, proc in opened.values()]
 
 
-def _open_action(record: dict[str, Any], proc: WriterProcess | None, now: float) -> OpenAction:
+def _open_action(
+    record: dict[str, Any], proc: WriterProcess | None, now: float, node: str | None
+) -> OpenAction:
     started_at = float(record.get("t", 0.0))
     pid = proc.pid if proc is not None else int(str(record["a"]).split(".", 1)[0], 16)
     return OpenAction(
@@ -118,6 +148,7 @@ def _open_action(record: dict[str, Any], proc: WriterProcess | None, now: float)
         attempt=record.get("attempt"),
         round=record.get("round"),
         detail={k: v for k, v in record.items() if k not in _KNOWN},
+        node=node,
     )
 
 

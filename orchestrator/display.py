@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -22,6 +23,7 @@ from rich.table import Table
 
 from repozero.log import current_log_file, terminal_panel
 from repozero.orchestrator.limits import LimiterQueue
+from repozero.orchestrator.node_status import NodeStatus
 from repozero.orchestrator.progress import InFlight, ProgressSnapshot, RunProgress
 
 __all__ = [
@@ -36,6 +38,8 @@ __all__ = [
 
 log = structlog.get_logger()
 DisplayMode = Literal["auto", "live", "plain", "off"]
+NodeSource = Callable[[], list[NodeStatus]]
+"""A Ray run's node runners as of now (the coordinator's)."""
 
 
 def _duration(seconds: float | None) -> str:
@@ -126,13 +130,36 @@ def _slowest(flights: list[InFlight]) -> Table:
     return table
 
 
+def _nodes(nodes: list[NodeStatus]) -> Table:
+    """A Ray run's node runners (docs/ray.md): alive or lost (and why), running, done, given back. Only
+    the reason gives way on a narrow terminal: the counts are what the panel is for."""
+    table = Table(box=None, padding=(0, 2), pad_edge=False, header_style="bold")
+    table.add_column("node", no_wrap=True)
+    table.add_column("state", no_wrap=True)
+    for name in ("running", "done", "given back"):
+        table.add_column(name, justify="right", no_wrap=True)
+    table.add_column("lost because")
+    for n in nodes:
+        state = "[green]alive[/green]" if n.state == "alive" else f"[red]{n.state}[/red]"
+        why = n.lost_reason.split(":", 1)[0]  # the error's kind; the whole of it is in nodes.json
+        table.add_row(n.node, state, str(n.in_flight), str(n.finished), str(n.given_back), why)
+    return table
+
+
 PANEL_WIDTH = 100
 """At most this wide: a steady frame however long a line gets, and no empty box on a wide terminal."""
 
 
-def progress_panel(s: ProgressSnapshot, log_file: str | None = None, width: int = PANEL_WIDTH) -> Panel:
-    """The live panel: the run's counts, its limiters' queues and the slowest episodes in flight."""
-    body = Group(_summary(s), "", _queues(s.limiters), "", _slowest(s.slowest))
+def progress_panel(
+    s: ProgressSnapshot,
+    log_file: str | None = None,
+    width: int = PANEL_WIDTH,
+    nodes: list[NodeStatus] | None = None,
+) -> Panel:
+    """The live panel: the run's counts, its limiters' queues and the slowest episodes in flight; on Ray
+    (`nodes`), each node runner's progress and the nodes lost."""
+    parts: list[Any] = [_summary(s), "", _queues(s.limiters), "", _slowest(s.slowest)]
+    body = Group(*parts, "", _nodes(nodes)) if nodes is not None else Group(*parts)
     caption = f"info events → {log_file}" if log_file else None
     title = "[bold]repozero run[/bold]"
     return Panel(body, title=title, title_align="left", subtitle=caption, width=min(width, PANEL_WIDTH))
@@ -144,8 +171,11 @@ def resolve_mode(mode: DisplayMode) -> Literal["live", "plain", "off"]:
     return mode
 
 
-async def show_progress(progress: RunProgress, mode: DisplayMode, interval_s: float) -> None:
-    """Draw until cancelled: a live panel (4×/s) or a `run_progress` line every `interval_s`; then a last one."""
+async def show_progress(
+    progress: RunProgress, mode: DisplayMode, interval_s: float, nodes: NodeSource | None = None
+) -> None:
+    """Draw until cancelled: a live panel (4×/s) or a `run_progress` line every `interval_s`; then a last
+    one. `nodes`: a Ray run's node runners, listed in the panel (the coordinator logs them itself)."""
     resolved = resolve_mode(mode)
     if resolved == "plain":
         try:
@@ -155,7 +185,7 @@ async def show_progress(progress: RunProgress, mode: DisplayMode, interval_s: fl
         finally:
             log.info("run_progress", final=True, **progress_fields(progress.snapshot()))
     elif resolved == "live":
-        await _live(progress)
+        await _live(progress, nodes)
 
 
 def _shown(path: Path | None) -> str | None:
@@ -166,13 +196,13 @@ def _shown(path: Path | None) -> str | None:
     return str(path) if relative.startswith("..") else relative
 
 
-async def _live(progress: RunProgress) -> None:
+async def _live(progress: RunProgress, nodes: NodeSource | None) -> None:
     where = _shown(current_log_file())
 
     console = Console(stderr=True)
 
     def panel() -> Panel:  # short of the edge: the "^C" a terminal echoes after it must not wrap the frame
-        return progress_panel(progress.snapshot(), where, console.width - 3)
+        return progress_panel(progress.snapshot(), where, console.width - 3, nodes() if nodes else None)
 
     # log lines go to the current sys.stderr (repozero.log): inside Live that prints them above the panel
     live = Live(panel(), console=console, auto_refresh=False, redirect_stderr=True)

@@ -27,6 +27,7 @@ from repozero.datasets import Case, Dataset, Sample
 from repozero.datasets.store import write_atomic
 from repozero.oracle.evaluate import GradeJob, grade_one
 from repozero.oracle.grading import GradingPolicy
+from repozero.orchestrator.node_status import target_archive
 from repozero.orchestrator.results import EpisodeResult, ResultsStore
 from repozero.records import Record
 from repozero.sandbox import SandboxBackend
@@ -163,7 +164,7 @@ async def _grade_attempt(
     if not job.cases or backend is None:  # nothing to run: every attempt passes the empty pool
         job.graded[result.attempt] = []
         return
-    archive = run_dir / "targets" / result.episode_id / f"round-{max(result.rounds_used - 1, 0)}.tar.gz"
+    archive = target_archive(run_dir, result.episode_id, max(result.rounds_used - 1, 0))
     if not archive.is_file():
         log.warning("pool_target_missing", episode_id=result.episode_id, path=str(archive))
         return

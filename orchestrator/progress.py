@@ -102,20 +102,37 @@ class RunProgress:
                 self.failed_calls += 1
             case RunStarted():  # the clock (and the ETA) starts when episodes can start
                 self.started_at = time.monotonic()
-            case EpisodeStarted(episode=ep):  # an infra retry starts again: its age counts from the first try
-                now = time.monotonic()
-                self.flights.setdefault(ep.episode_id, _Flight(started=now, last_at=now))
+            case EpisodeStarted(episode=ep):
+                self.started(ep.episode_id)
                 return
             case EpisodeFinished(episode=ep):
-                self.flights.pop(ep.episode_id, None)
-                self.finished += 1
-                if ep.infra_failure:
-                    self.infra += 1
-                else:
-                    self.scored += 1
-                    self.solved += ep.status == "solved"
+                self.ended(ep.episode_id, infra_failure=ep.infra_failure, solved=ep.status == "solved")
                 return
         self._touch(event)
+
+    def started(self, episode_id: str) -> None:
+        """An episode began; an infra retry starts again, and its age counts from the first try."""
+        now = time.monotonic()
+        self.flights.setdefault(episode_id, _Flight(started=now, last_at=now))
+
+    def ended(
+        self, episode_id: str, *, infra_failure: bool, solved: bool, tokens: int = 0, cost_usd: float = 0.0
+    ) -> None:
+        """An episode finished. `tokens`, `cost_usd`: its usage, when no `ModelCalled` events counted it
+        (a Ray run's driver sees only each episode's result, orchestrator/ray_executor)."""
+        self.flights.pop(episode_id, None)
+        self.finished += 1
+        self.tokens += tokens
+        self.cost += cost_usd
+        if infra_failure:
+            self.infra += 1
+        else:
+            self.scored += 1
+            self.solved += solved
+
+    def given_back(self, episode_id: str) -> None:
+        """An episode in flight that will start again elsewhere (a Ray node lost): queued, not running."""
+        self.flights.pop(episode_id, None)
 
     def _touch(self, event: Event) -> None:
         """The episode's last sign of life: which event, when, in which round, after how many calls."""

@@ -25,17 +25,17 @@ import structlog
 from repozero.config import Config
 from repozero.datasets import Dataset, load_dataset
 from repozero.datasets.store import write_atomic
-from repozero.oracle import Oracle, open_oracle
+from repozero.oracle import Oracle
 from repozero.orchestrator.context import Limiters
 from repozero.orchestrator.display import DisplayMode
-from repozero.orchestrator.limits import AdaptiveGauge, effective_config
 from repozero.orchestrator.manifest import MANIFEST_NAME, new_manifest, read_manifest, write_manifest
 from repozero.orchestrator.pool import POOL_FILE, grade_pool
 from repozero.orchestrator.protocols import get_protocol
 from repozero.orchestrator.results import ResultsStore
 from repozero.orchestrator.runlock import RunLock
-from repozero.orchestrator.session import Session, fake_settings, run_sizes
+from repozero.orchestrator.session import Session, run_sizes
 from repozero.orchestrator.spec import EpisodeKey, seeded_order
+from repozero.orchestrator.sweep_parts import shared_backend, shared_oracle, shared_provider, shared_sizes
 from repozero.orchestrator.sweep_plan import (
     CELL_FILE,
     Cell,
@@ -52,7 +52,7 @@ from repozero.records import Record
 from repozero.runtime import until_signal
 from repozero.sandbox import SandboxBackend
 from repozero.textio import read_text
-from repozero.wiring import ModelProvider, model_endpoint, open_backend, open_provider
+from repozero.wiring import ModelProvider
 
 __all__ = ["Sweep", "SweepSummary", "interleave", "open_sweep", "run_sweep"]
 
@@ -184,15 +184,15 @@ def _write_cell(cell: Cell, sweep: Sweep) -> None:
 async def _run_all(config: Config, sweep: Sweep, order: list[tuple[str, EpisodeKey]]) -> bool:
     """Open the shared parts and one session per cell, run `order`; True when a signal stopped it."""
     async with AsyncExitStack() as stack:
-        limiters = Limiters.sized(_shared_sizes(sweep.cells))
+        limiters = Limiters.sized(shared_sizes(sweep.cells))
         providers: dict[str, ModelProvider] = {}
         oracles: dict[str, Oracle] = {}
         backends: dict[str, SandboxBackend] = {}
         sessions: dict[str, Session] = {}
         for cell in sweep.cells:
-            provider = await _provider(stack, providers, cell, sweep.dataset, limiters)
-            oracle = await _oracle(stack, oracles, cell)
-            backend = await _backend(stack, backends, cell, sweep.dir.name)
+            provider = await shared_provider(stack, providers, cell, sweep.dataset, limiters)
+            oracle = await shared_oracle(stack, oracles, cell)
+            backend = await shared_backend(stack, backends, cell, f"sweep-{sweep.dir.name}")
             session = await stack.enter_async_context(
                 Session.open(
                     cell.config,
@@ -239,7 +239,7 @@ def _pool_due(cell: Cell) -> bool:
 async def _grade_pools(sweep: Sweep) -> None:
     """Each cell's attempts graded on their sample's pooled fresh cases (orchestrator/pool.py), once
     the episodes are over and their traces closed; what an earlier invocation graded is kept."""
-    limiter = anyio.CapacityLimiter(_shared_sizes(sweep.cells)["grading"])
+    limiter = anyio.CapacityLimiter(shared_sizes(sweep.cells)["grading"])
     async with AsyncExitStack() as stack:
         backends: dict[str, SandboxBackend] = {}
         for cell in sweep.cells:
@@ -248,63 +248,10 @@ async def _grade_pools(sweep: Sweep) -> None:
             policy = get_protocol(cell.spec.protocol).grading_policy(cell.config.sandbox.output_cap)
             # no tester ran at ACE rounds 0: empty pools, nothing to grade, no sandbox opened
             testers = cell.spec.ace_rounds > 0
-            backend = await _backend(stack, backends, cell, sweep.dir.name) if testers else None
+            backend = (
+                await shared_backend(stack, backends, cell, f"sweep-{sweep.dir.name}") if testers else None
+            )
             await grade_pool(cell.dir, sweep.dataset, backend, policy, limiter)
-
-
-def _shared_sizes(cells: list[Cell]) -> dict[str, int]:
-    """The sweep's own limiters: the smallest size any cell would have (they are sized from `[infra]`)."""
-    sizes: dict[str, int] = {}
-    for cell in cells:
-        for name, size in run_sizes(cell.config, cell.spec)[2].items():
-            sizes[name] = min(size, sizes.get(name, size))
-    return sizes
-
-
-async def _provider(
-    stack: AsyncExitStack,
-    providers: dict[str, ModelProvider],
-    cell: Cell,
-    dataset: Dataset,
-    limiters: Limiters,
-) -> ModelProvider:
-    """One provider per (model, endpoint settings): cells on it share its connection limiter."""
-    resolved, endpoint = model_endpoint(cell.config, cell.spec.model)
-    effective = effective_config(resolved)
-    settings = msgspec.to_builtins(effective.endpoints[endpoint])
-    key = msgspec.json.encode([cell.spec.model, settings], order="deterministic").decode()
-    if key not in providers:
-        fake = fake_settings(cell.config, cell.spec)
-        provider = await stack.enter_async_context(
-            open_provider(effective, endpoint, cell.spec.model, dataset, **fake)
-        )
-        providers[key] = provider
-        limiters.watched[f"model:{cell.spec.model}"] = AdaptiveGauge(
-            provider.models.endpoint(provider.endpoint).limiter
-        )
-    return providers[key]
-
-
-async def _oracle(stack: AsyncExitStack, oracles: dict[str, Oracle], cell: Cell) -> Oracle:
-    """One Oracle per (oracle, sandbox) settings: cells share its fork servers and result cache."""
-    config = cell.config
-    key = msgspec.json.encode([config.oracle, config.sandbox], order="deterministic").decode()
-    if key not in oracles:
-        oracles[key] = await stack.enter_async_context(open_oracle(config.oracle, sandbox=config.sandbox))
-    return oracles[key]
-
-
-async def _backend(
-    stack: AsyncExitStack, backends: dict[str, SandboxBackend], cell: Cell, sweep_id: str
-) -> SandboxBackend:
-    """One sandbox backend per (backend, sandbox settings): cells share its start-up reaping of stale
-    sandboxes (once, not once per cell) and, on Docker, its client and warm pools."""
-    config = effective_config(run_sizes(cell.config, cell.spec)[0])
-    key = msgspec.json.encode([cell.spec.sandbox, config.sandbox], order="deterministic").decode()
-    if key not in backends:
-        opened = open_backend(config, cell.spec.sandbox, run_id=f"sweep-{sweep_id}")
-        backends[key] = await stack.enter_async_context(opened)
-    return backends[key]
 
 
 def _close_cell(cell: Cell, interrupted: bool) -> None:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -21,8 +23,10 @@ from typing import Any
 import pytest
 
 from repozero import RunSpec, load_config
+from repozero.cli import main
 from repozero.orchestrator.results_table import result_rows
 from repozero.orchestrator.run import resume_run, start_run
+from repozero.orchestrator.sweep import open_sweep, run_sweep
 from repozero.traces import TraceReader
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
@@ -40,10 +44,10 @@ def cluster() -> Iterator[Any]:
         yield c
 
 
-def _executor(cluster: Any) -> Any:
+def _executor(cluster: Any, storage: str = "") -> Any:
     from repozero.orchestrator.ray_executor import RayExecutor
 
-    return RayExecutor(cluster.address)
+    return RayExecutor(cluster.address, storage)
 
 
 def _spec(out: Path, attempts: int = 2) -> RunSpec:
@@ -58,12 +62,12 @@ def _spec(out: Path, attempts: int = 2) -> RunSpec:
     )
 
 
-def _table(run_dir: Path) -> list[dict[str, Any]]:
-    """The results table without the run id (it names the directory)."""
+def _table(run_dir: Path, by_cell: bool = False) -> list[dict[str, Any]]:
+    """The results table; a run's without its run id (it names the directory), a sweep's by cell."""
     _, rows = result_rows(run_dir)
     return sorted(
-        ({k: v for k, v in r.items() if k != "cell_key"} for r in rows),
-        key=lambda r: (r["sample"], r["attempt"], str(r["round"])),
+        ({k: v for k, v in r.items() if by_cell or k != "cell_key"} for r in rows),
+        key=lambda r: (str(r.get("cell_key")), r["sample"], r["attempt"], str(r["round"])),
     )
 
 
@@ -82,14 +86,15 @@ def _nodes(run_dir: Path) -> list[dict[str, Any]]:
     return json.loads(path.read_text()) if path.exists() else []
 
 
-def _driver(cluster: Any, out: Path, *extra: str) -> subprocess.Popen[bytes]:
+def _driver(cluster: Any, out: Path, *extra: str, display: str = "off") -> subprocess.Popen[bytes]:
     """`repozero run --executor ray` as its own process (the driver the tests kill or watch)."""
     cmd = [sys.executable, "-m", "repozero", "run", "--dataset", DATASET, "--model", "fake:gold"]
-    cmd += ["--ace-rounds", "0", "--samples", SAMPLES, "--concurrency", "1", "--display", "off"]
+    cmd += ["--ace-rounds", "0", "--samples", SAMPLES, "--concurrency", "1", "--display", display]
     cmd += ["--executor", "ray", "--ray-address", cluster.address, "--out", str(out)]
     cmd += ["--set", "run.progress_interval_s=1", *extra]
     with (out.parent / "driver.log").open("ab") as log:  # the child keeps its own descriptor
-        return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
+        env = {**os.environ, "COLUMNS": "120"}  # the panel's width (100) when it is drawn to a file
+        return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True, env=env)
 
 
 def _driver_log(out: Path) -> str:
@@ -139,9 +144,75 @@ def test_resume_finishes_a_ray_run_whose_driver_was_killed(cluster: Any, tmp_pat
     assert set(after.values()) == {"finished"} and set(after) == set(before) | set(after)
 
 
-def test_a_worker_node_lost_mid_run_and_every_episode_ends_once(cluster: Any, tmp_path: Path) -> None:
+SWEEP = """\
+dataset = "builtin:py2js-lite"
+samples = ["base58-check"]
+attempts = 2
+seed = 3
+
+[axes]
+model = ["fake:gold"]
+ace_rounds = [0, 1]
+"""
+
+
+def _cells(sweep: Path) -> dict[str, Path]:
+    return {p.name: p for p in sorted((sweep / "cells").iterdir())}
+
+
+def test_a_ray_sweep_through_storage_gives_each_cell_the_local_table_and_extends_on_the_next_call(
+    cluster: Any, tmp_path: Path
+) -> None:
+    config = load_config()
+    spec = tmp_path / "spec.toml"
+    spec.write_text(SWEEP)
+    local = run_sweep(config, open_sweep(config, spec, str(tmp_path / "local")))
+    assert (local.ran, local.interrupted) == (4, False)
+    # a first call stopped after one episode per cell (--pilot 1), then the sweep called again: only the
+    # triples the cells' stores have not finished run, on the cluster as locally. The nodes' traces and
+    # targets go through fsspec (--ray-storage) and come back into the sweep directory.
+    out, store = tmp_path / "ray", tmp_path / "store"
+    ray = _executor(cluster, f"file://{store}")
+    pilot = run_sweep(config, open_sweep(config, spec, str(out)), pilot=1, executor=ray)
+    after_pilot = [s for c in _cells(out).values() for s in _statuses(c).values()]
+    rest = run_sweep(config, open_sweep(config, spec, str(out)), executor=ray)
+    assert (pilot.ran, after_pilot.count("finished")) == (2, 2)
+    assert (rest.ran, rest.interrupted) == (2, False)
+    table = _table(out, by_cell=True)
+    assert table == _table(tmp_path / "local", by_cell=True)
+    assert {r["cell_key"] for r in table} == {c.cell_key for c in local.cells}
+    assert sum(r["round"] == "final" for r in table) == 4
+    # the pooled fresh cases graded each attempt's target, which its node wrote in its own folder
+    ray_cells, local_cells = _cells(out), _cells(tmp_path / "local")
+    assert set(ray_cells) == set(local_cells)
+    for key, cell in ray_cells.items():
+        assert set(_statuses(cell).values()) == {"finished"}
+        assert json.loads((cell / "pool.json").read_text()) == json.loads(
+            (local_cells[key] / "pool.json").read_text()
+        )
+    tested = [
+        c for c in ray_cells.values() if json.loads((c / "cell.json").read_text())["axes"]["ace_rounds"]
+    ]
+    pool = json.loads((tested[0] / "pool.json").read_text())["samples"]["base58-check"]
+    assert set(pool["passed"]) == {"0", "1"}  # both attempts of the ACE-round cell graded on the pool
+    stored = {p.relative_to(store) for p in store.rglob("*") if p.is_file()}
+    shards = {p for p in stored if p.parent.name == "shards"}
+    assert stored <= {p.relative_to(out) for p in out.rglob("*") if p.is_file()}
+    assert {p.parts[1] for p in shards} == set(ray_cells) and len({p.name.split("-")[1] for p in shards}) == 2
+    assert any(p.parts[-3] == "targets" for p in stored)  # "cells", CELL, "nodes", NODE, "targets", …
+    for cell in ray_cells.values():  # every episode's trace read back from the fetched shards
+        finished = {e.episode_id for e in TraceReader(cell / "traces").finished_episodes()}
+        assert finished == set(_statuses(cell))
+    nodes = _nodes(out)  # the last call's runners, both alive, each unit recorded once
+    assert [n["state"] for n in nodes] == ["alive", "alive"] and sum(n["finished"] for n in nodes) == 2
+
+
+def test_a_worker_node_lost_mid_run_and_every_episode_ends_once(
+    cluster: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = tmp_path / "run"
-    driver = _driver(cluster, out, "--attempts", "3", "--set", "run.fake_latency_ms=300")
+    # the live panel on a stderr that is no terminal: rich prints its last frame when the run ends
+    driver = _driver(cluster, out, "--attempts", "3", "--set", "run.fake_latency_ms=300", display="live")
     busy = _wait_for(
         "both nodes running an episode",
         lambda: [n for n in _nodes(out) if n["in_flight"]] if len(_nodes(out)) == 2 else [],
@@ -159,6 +230,21 @@ def test_a_worker_node_lost_mid_run_and_every_episode_ends_once(cluster: Any, tm
     nodes = {n["node"]: n for n in _nodes(out)}
     assert nodes[victim]["state"] == "lost" and nodes[victim]["given_back"] >= 1
     assert sum(n["finished"] for n in nodes.values()) == 6  # each unit recorded once, by one node
+    # the run panel lists each node runner: the survivor's episodes, the lost one and why
+    survivor = next(n for n in nodes.values() if n["state"] == "alive")
+    panel = log[log.rindex("repozero run") :]
+    assert re.search(rf"{victim}\s+lost\s+0\s+\d+\s+[1-9]\s+\w+Error", panel), panel
+    assert re.search(rf"{survivor['node']}\s+alive\s+0\s+{survivor['finished']}\s+0", panel)
+    assert "6/6 done" in panel
+    # and `repozero anomalies` on the run directory: the nodes (lost first) beside the nodes' action logs
+    monkeypatch.setenv("COLUMNS", "200")
+    capsys.readouterr()
+    assert main(["anomalies", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "Ray nodes: 2, 1 lost" in text
+    lines = [line for line in text.splitlines() if line.strip().startswith("node-")]
+    assert lines[0].split()[:2] == [victim, "lost"] and lines[1].split()[:2] == [survivor["node"], "alive"]
+    assert re.search(r"\d+ operations started", text)
 
 
 def test_ray_flags_are_checked_and_ray_is_not_imported_without_them(tmp_path: Path) -> None:
@@ -184,3 +270,16 @@ def test_ray_flags_are_checked_and_ray_is_not_imported_without_them(tmp_path: Pa
     )
     assert bad.returncode == 2 and "--ray-address: only with --executor ray" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_a_ray_address_where_nothing_listens_is_a_usage_error_at_once(tmp_path: Path) -> None:
+    with socket.socket() as s:  # a port that was free a moment ago: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cmd = [sys.executable, "-m", "repozero", "run", "--dataset", DATASET, "--model", "fake:gold"]
+    cmd += ["--executor", "ray", "--ray-address", f"127.0.0.1:{port}", "--out", str(tmp_path / "run")]
+    # Ray alone would retry for minutes; the timeout here is only the test's bound on that hang
+    bad = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2, bad.stderr[-2000:]
+    assert f"--ray-address 127.0.0.1:{port}: cannot join a Ray cluster" in bad.stderr
+    assert "Traceback" not in bad.stderr and not (tmp_path / "run").exists()  # nothing half-written

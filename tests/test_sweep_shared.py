@@ -10,7 +10,8 @@ import anyio
 import pytest
 
 from repozero import load_config
-from repozero.orchestrator.sweep import _backend, open_sweep
+from repozero.orchestrator.sweep import open_sweep
+from repozero.orchestrator.sweep_parts import shared_backend
 from repozero.sandbox import SandboxBackend
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"
@@ -28,7 +29,7 @@ async def test_cells_with_the_same_sandbox_settings_share_one_backend(tmp_path: 
     with anyio.fail_after(30):
         async with AsyncExitStack() as stack:
             backends: dict[str, SandboxBackend] = {}
-            got = {c.key: await _backend(stack, backends, c, "s") for c in sweep.cells}
+            got = {c.key: await shared_backend(stack, backends, c, "sweep-s") for c in sweep.cells}
     assert len(backends) == 2
     by_memory: dict[int, set[int]] = {}
     for cell in sweep.cells:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import socket
 import time
 from typing import Any
 
@@ -12,6 +14,7 @@ import anyio
 import msgspec
 import ray
 import structlog
+from ray._private.services import canonicalize_bootstrap_address  # what ray.init resolves (no public API)
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 from repozero.errors import UsageError
@@ -20,7 +23,16 @@ from repozero.orchestrator.ray_executor.node import NodeRunner
 from repozero.orchestrator.ray_executor.units import CellJob, NodeInfo, decode, encode
 from repozero.orchestrator.session import run_sizes
 
-__all__ = ["RUNNER_ENV", "connect", "ready", "split_limits", "start_runners", "stop_runners", "worker_nodes"]
+__all__ = [
+    "RUNNER_ENV",
+    "connect",
+    "probe_head",
+    "ready",
+    "split_limits",
+    "start_runners",
+    "stop_runners",
+    "worker_nodes",
+]
 
 log = structlog.get_logger()
 
@@ -29,6 +41,9 @@ RUNNER_ENV = {"RAY_USE_UVLOOP": "0"}
 actor's loop runs in a thread of Ray's, not the main thread, and the runner spawns thousands of child
 processes (shells, graders, the Oracle's fork servers) — CPython's pidfd child watcher is the path our
 suite runs in every thread; uvloop's child handling off the main thread is not (docs/ray.md)."""
+
+PROBE_TIMEOUT_S = 10.0
+"""How long joining a cluster waits for the head's port to accept a connection."""
 
 STOP_TIMEOUT_S = 120.0
 """How long a node runner gets to close its sessions (sandboxes reaped, trace shard flushed)."""
@@ -40,10 +55,32 @@ def connect(address: str | None) -> bool:
     if ray.is_initialized():
         return False
     try:
+        probe_head(address)
         ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False, configure_logging=False)
     except (OSError, ValueError, RuntimeError) as exc:  # ConnectionError, TimeoutError: no cluster there
         raise UsageError(f"--ray-address {address or '(none)'}: cannot join a Ray cluster: {exc}") from None
     return True
+
+
+def probe_head(address: str | None) -> None:
+    """Fail fast when nothing answers at the head's address: `ray.init` retries an unreachable GCS for
+    minutes (Ray 2.60: 20 attempts of about 35 s each, `RAY_NUM_REDIS_GET_RETRIES`) before it raises.
+
+    The address is the one `ray.init` would use (`auto` and RAY_ADDRESS read the same way, localhost
+    resolved to the node's address); None when Ray would start a local instance: nothing to probe."""
+    given = address or os.environ.get("RAY_ADDRESS")  # neither: Ray starts an instance of its own
+    if not given or "://" in given:  # a Ray Client address (ray://…) goes through its own proxy
+        return
+    head = canonicalize_bootstrap_address(given)
+    if head is None:
+        return
+    host, _, port = head.rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_TIMEOUT_S).close()
+    except OSError as exc:
+        raise ConnectionError(
+            f"no Ray head answers at {head} within {PROBE_TIMEOUT_S:.0f} s ({exc})"
+        ) from None
 
 
 def worker_nodes(address: str | None) -> list[dict[str, Any]]:

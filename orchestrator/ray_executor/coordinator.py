@@ -17,32 +17,19 @@ from ray.exceptions import RayActorError
 
 from repozero.datasets.store import write_atomic
 from repozero.errors import RepoZeroError
+from repozero.orchestrator.node_status import NODES_FILE, NodeStatus
+from repozero.orchestrator.progress import RunProgress
 from repozero.orchestrator.ray_executor.queue import WorkQueue
 from repozero.orchestrator.ray_executor.units import UnitDone, WorkUnit, decode, encode
 from repozero.orchestrator.results import ResultsStore
-from repozero.records import Record
 
 __all__ = ["NODES_FILE", "ClusterLostError", "Coordinator", "NodeStatus", "Recorder", "Runner"]
 
 log = structlog.get_logger()
 
-NODES_FILE = "nodes.json"
-"""RUN_DIR/nodes.json: each node runner's state and counts, rewritten as the run goes (docs/ray.md)."""
-
 
 class ClusterLostError(RepoZeroError):
     """Every node runner was lost with units left: the run stops (resumable)."""
-
-
-class NodeStatus(Record, kw_only=True):
-    node: str
-    state: str
-    """`alive` or `lost`."""
-    in_flight: int
-    finished: int
-    given_back: int
-    """Units it held when it was lost, leased again elsewhere."""
-    lost_reason: str = ""
 
 
 @dataclass
@@ -89,11 +76,22 @@ class Coordinator:
     """Leases `queue` to `runners` (`window` units in flight per node) until every unit is done."""
 
     def __init__(
-        self, runners: list[Runner], queue: WorkQueue, recorder: Recorder, window: int, status_dir: Path
+        self,
+        runners: list[Runner],
+        queue: WorkQueue,
+        recorder: Recorder,
+        window: int,
+        status_dir: Path,
+        progress: RunProgress | None = None,
     ) -> None:
         self.runners, self.queue, self.recorder = runners, queue, recorder
         self.window, self.status_path = window, status_dir / NODES_FILE
-        self.started = time.monotonic()
+        self.progress = progress or RunProgress(queue.open)
+        """The driver's counts for the live panel: a unit leased, given back, finished (its result)."""
+        self.started = self.progress.started_at = time.monotonic()  # its clock: from the first lease
+
+    def statuses(self) -> list[NodeStatus]:
+        return [r.status() for r in self.runners]
 
     async def run(self, interval_s: float) -> None:
         async with anyio.create_task_group() as tg:
@@ -111,12 +109,14 @@ class Coordinator:
                 self.queue.give_back(unit)
                 return
             self.recorder.start(unit)
+            self.progress.started(unit.unit_id)
             ref = runner.actor.run_unit.remote(encode(unit))
             runner.leased[unit.unit_id] = ref
             try:
                 raw = await ref
             except RayActorError as exc:
                 runner.given_back += 1
+                self.progress.given_back(unit.unit_id)
                 self.queue.give_back(unit)
                 self._lose(runner, exc)
                 return
@@ -130,6 +130,10 @@ class Coordinator:
             return
         self.recorder.finish(done)
         runner.finished += 1
+        r = done.result
+        self.progress.ended(
+            unit.unit_id, infra_failure=r.infra_error, solved=bool(r.passed), tokens=r.tokens, cost_usd=r.cost
+        )
 
     def _lose(self, runner: Runner, exc: BaseException) -> None:
         """A runner whose actor died (its node removed, its process killed): never leased to again, and
@@ -155,7 +159,7 @@ class Coordinator:
 
     def report(self) -> None:
         """`ray_progress` on the log and RUN_DIR/nodes.json: per node, in flight, finished, lost."""
-        statuses = [r.status() for r in self.runners]
+        statuses = self.statuses()
         log.info(
             "ray_progress",
             open=self.queue.open,

@@ -4,7 +4,9 @@ Ray runs an async actor's calls as tasks of one asyncio event loop (no `anyio.ru
 Ray's). `serve` is the one long call that owns the sessions — their task groups are entered and left by
 one task, as anyio requires — and `run_unit` calls come and go beside it. Each node writes under the
 shared run directory: its trace shard in `traces/` (merged by the same reader), and `nodes/<node>/` for
-what is its own (targets, actions, its run log, a scratch results store). The driver records results.
+what is its own (targets, actions, its run log, a scratch results store). With `--ray-storage` it writes
+the same layout in a scratch folder of its own machine, copied to the storage URL when its sessions
+close (storage.py). The driver records results.
 """
 
 from __future__ import annotations
@@ -25,17 +27,18 @@ from repozero.datasets import load_dataset
 from repozero.errors import RepoZeroError
 from repozero.oracle import Oracle
 from repozero.orchestrator.context import Limiters
-from repozero.orchestrator.manifest import read_manifest, write_manifest
+from repozero.orchestrator.manifest import write_manifest
+from repozero.orchestrator.node_status import NODES_DIR
+from repozero.orchestrator.ray_executor.storage import scratch_dir, upload
 from repozero.orchestrator.ray_executor.units import CellJob, NodeInfo, UnitDone, WorkUnit, decode, encode
 from repozero.orchestrator.session import Session
-from repozero.orchestrator.sweep import _oracle, _provider, _shared_sizes
+from repozero.orchestrator.sweep_parts import shared_backend, shared_oracle, shared_provider, shared_sizes
 from repozero.orchestrator.sweep_plan import Cell
+from repozero.sandbox import SandboxBackend
 from repozero.traces import TraceSink, TraceWriter
 from repozero.wiring import ModelProvider
 
 __all__ = ["NODES_DIR", "NodeOpenError", "NodeRunner", "open_node_sessions"]
-
-NODES_DIR = "nodes"
 
 
 class NodeOpenError(RepoZeroError):
@@ -105,28 +108,35 @@ class NodeRunner:
 async def open_node_sessions(jobs: list[CellJob], node: str) -> AsyncIterator[dict[str, Session]]:
     """A session per cell, each writing `RUN_DIR/nodes/<node>/` and its own shard of `RUN_DIR/traces/`.
 
-    Several cells (a sweep) share the node's limiters, one provider per model and one Oracle, as a local
-    sweep does; a single run opens its session exactly as `repozero run` does."""
+    Several cells (a sweep) share the node's limiters, one provider per model, one Oracle and one sandbox
+    backend per settings, as a local sweep does (orchestrator/sweep_parts.py); a single run opens its
+    session exactly as `repozero run` does."""
     async with AsyncExitStack() as stack:
         shared = len(jobs) > 1
-        limiters = (
-            Limiters.sized(_shared_sizes([_cell(j, Path(j.run_dir)) for j in jobs])) if shared else None
-        )
+        limiters = Limiters.sized(shared_sizes([_cell(j, Path(j.run_dir)) for j in jobs])) if shared else None
         providers: dict[str, ModelProvider] = {}
         oracles: dict[str, Oracle] = {}
+        backends: dict[str, SandboxBackend] = {}
         sessions: dict[str, Session] = {}
         for job in jobs:
-            node_dir = _node_dir(Path(job.run_dir), node)
-            sinks = await _trace_sinks(stack, job, node)
+            root = scratch_dir(job.storage, node) if job.storage else Path(job.run_dir)
+            if job.storage:  # copied to the storage once the sessions are closed (the stack unwinds)
+                stack.push_async_callback(_upload, root, job.storage)
+            node_dir = _node_dir(root, node, job)
+            sinks = await _trace_sinks(stack, job, root, node)
             config = msgspec.structs.replace(  # traces go to the shared folder (sinks), not the node's
                 job.config, traces=msgspec.structs.replace(job.config.traces, enabled=False)
             )
             provider: ModelProvider | None = None
             oracle: Oracle | None = None
+            backend: SandboxBackend | None = None
             if limiters is not None:
                 cell = _cell(msgspec.structs.replace(job, config=config), node_dir)
-                provider = await _provider(stack, providers, cell, load_dataset(job.spec.dataset), limiters)
-                oracle = await _oracle(stack, oracles, cell)
+                provider = await shared_provider(
+                    stack, providers, cell, load_dataset(job.spec.dataset), limiters
+                )
+                oracle = await shared_oracle(stack, oracles, cell)
+                backend = await shared_backend(stack, backends, cell, f"sweep-{node}")
             sessions[job.key] = await stack.enter_async_context(
                 Session.open(
                     config,
@@ -136,27 +146,36 @@ async def open_node_sessions(jobs: list[CellJob], node: str) -> AsyncIterator[di
                     provider=provider,
                     oracle=oracle,
                     limiters=limiters,
+                    backend=backend,
                 )
             )
         yield sessions
 
 
-def _node_dir(run_dir: Path, node: str) -> Path:
-    """`RUN_DIR/nodes/<node>/`, holding a copy of the run's manifest: the node's session takes the run's
-    id (and trace run record) from it, as a session opened in the run directory would."""
-    node_dir = run_dir / NODES_DIR / node
+def _node_dir(root: Path, node: str, job: CellJob) -> Path:
+    """`ROOT/nodes/<node>/` (ROOT: the run directory, or the node's scratch copy of it), holding the run's
+    manifest: the node's session takes the run's id (and trace run record) from it, as a session opened
+    in the run directory would."""
+    node_dir = root / NODES_DIR / node
     node_dir.mkdir(parents=True, exist_ok=True)
-    write_manifest(node_dir, read_manifest(run_dir))
+    write_manifest(node_dir, job.manifest)
     return node_dir
 
 
-async def _trace_sinks(stack: AsyncExitStack, job: CellJob, node: str) -> list[TraceSink]:
-    """This node's trace shard in the run's own `traces/` folder (writer ids name the node)."""
+async def _trace_sinks(stack: AsyncExitStack, job: CellJob, root: Path, node: str) -> list[TraceSink]:
+    """This node's trace shard in `ROOT/traces/`, beside the other nodes' (writer ids name the node)."""
     if not job.config.traces.enabled:
         return []
     writer_id = f"{node}-{int(time.time())}-{secrets.token_hex(3)}"
-    root = Path(job.run_dir) / "traces"
-    return [await stack.enter_async_context(TraceWriter(root, job.config.traces, writer_id=writer_id))]
+    writer = TraceWriter(root / "traces", job.config.traces, writer_id=writer_id)
+    return [await stack.enter_async_context(writer)]
+
+
+async def _upload(root: Path, url: str) -> None:
+    """The node's scratch copy to the storage, off the loop (blocking file and network I/O), even when
+    the run is being cancelled: the shard is only complete now."""
+    with anyio.CancelScope(shield=True):
+        await anyio.to_thread.run_sync(upload, root, url)
 
 
 def _cell(job: CellJob, run_dir: Path) -> Cell:

@@ -11,6 +11,7 @@ from typing import TypeVar
 import msgspec
 
 from repozero.config import Config
+from repozero.orchestrator.manifest import RunManifest
 from repozero.orchestrator.results import CaseRow, EpisodeResult
 from repozero.orchestrator.spec import RunSpec, episode_id
 from repozero.records import Record
@@ -25,6 +26,10 @@ class CellJob(Record, kw_only=True):
     run_dir: str
     config: Config
     spec: RunSpec
+    manifest: RunManifest
+    """The run's (the cell's) manifest: the node's session takes the run id from it, wherever it runs."""
+    storage: str = ""
+    """`--ray-storage`: the fsspec URL standing for `run_dir` on the nodes; "" when `run_dir` is shared."""
 
 
 class WorkUnit(Record, kw_only=True):

@@ -53,13 +53,27 @@ def _print(report: AnomalyReport) -> None:
         f"{report.run_dir}: {report.started} operations started, {report.finished} finished, "
         f"{len(report.open)} open; run {state}"
     )
+    if report.nodes:
+        _print_nodes(console, report)
     if not report.open:
         return
     table = Table("age", "state", "operation", "episode", "round", "detail", "pid")
+    if report.nodes:
+        table.add_column("node")
     for a in report.open:  # oldest (most suspicious) first
         detail = " ".join(f"{k}={v}" for k, v in a.detail.items())
         table.add_row(
             _age(a.age_s), a.state, a.op, a.episode_id or "—", "—" if a.round is None else str(a.round), detail,
-            str(a.pid),
+            str(a.pid), *([a.node or "—"] if report.nodes else []),
         )  # fmt: skip
+    console.print(table)
+
+
+def _print_nodes(console: Console, report: AnomalyReport) -> None:
+    """A Ray run's node runners (RUN_DIR/nodes.json): a lost node and the units it gave back come first."""
+    lost = [n for n in report.nodes if n.state != "alive"]
+    console.print(f"Ray nodes: {len(report.nodes)}, {len(lost)} lost")
+    table = Table("node", "state", "running", "done", "given back", "reason")
+    for n in sorted(report.nodes, key=lambda n: n.state == "alive"):
+        table.add_row(n.node, n.state, str(n.in_flight), str(n.finished), str(n.given_back), n.lost_reason)
     console.print(table)

@@ -26,19 +26,29 @@ def add_executor_flags(cmd: argparse.ArgumentParser) -> None:
         metavar="auto|HOST:PORT",
         help="the Ray cluster to join with --executor ray (default: RAY_ADDRESS, else a local instance)",
     )
+    cmd.add_argument(
+        "--ray-storage",
+        metavar="URL",
+        default="",
+        help="with --executor ray: the nodes copy their traces and targets to this fsspec URL (file://, s3://) "
+        "instead of writing a shared run directory (docs/ray.md)",
+    )
 
 
 def executor_from_args(args: argparse.Namespace) -> Any:
     """None for the local executor; a `RayExecutor` for `--executor ray`."""
     if args.executor != "ray":
-        if args.ray_address:
-            raise UsageError("--ray-address: only with --executor ray")
+        if args.ray_address or args.ray_storage:
+            flag = "--ray-address" if args.ray_address else "--ray-storage"
+            raise UsageError(f"{flag}: only with --executor ray")
         return None
     if importlib.util.find_spec("ray") is None:
         raise UsageError("--executor ray: Ray is not installed; install the extra: pip install -e '.[ray]'")
     from repozero.orchestrator.ray_executor import RayExecutor
 
-    return RayExecutor(args.ray_address)
+    return RayExecutor(
+        args.ray_address, args.ray_storage
+    ).join()  # a wrong address fails before anything is written
 
 
 def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:

@@ -4,9 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PYTHON="${PYTHON:-python3}"
-if $PYTHON -c "import ray" 2>/dev/null; then
+if $PYTHON -c "import ray, fsspec" 2>/dev/null; then
   exit 0
 fi
 echo "[setup] installing the [ray] extra (plain ray)" >&2
 $PYTHON -m pip install -q --disable-pip-version-check -e '.[ray]' 2>&1 | grep -v -E "is ignored|as the 'root' user" || true
-$PYTHON -c "import ray" || { echo "[setup] ray failed to import after install" >&2; exit 1; }
+$PYTHON -c "import ray, fsspec" || { echo "[setup] ray failed to import after install" >&2; exit 1; }
