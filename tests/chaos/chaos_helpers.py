@@ -3,6 +3,7 @@ duplicated in the results store or the traces, and how to start real `repozero` 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -18,6 +19,7 @@ import msgspec
 
 from repozero.datasets import load_dataset
 from repozero.datasets.store import write_sample
+from repozero.oracle.cache import ResultCache
 from repozero.orchestrator.manifest import read_manifest
 from repozero.orchestrator.results import ResultsStore
 from repozero.traces import TraceReader
@@ -199,3 +201,54 @@ def _toml(value: object) -> str:
     if isinstance(value, str):
         return f'"{value}"'
     return str(value)
+
+
+def descendants(root: int) -> dict[int, str]:
+    """Every live process under `root` (by parent pid, whatever its session), pid → start time."""
+    parents: dict[int, tuple[int, str]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = (int(fields[1]), fields[19])
+    found: dict[int, str] = {}
+    frontier = [root]
+    while frontier:
+        pid = frontier.pop()
+        for child, (ppid, start) in parents.items():
+            if ppid == pid and child not in found:
+                found[child] = start
+                frontier.append(child)
+    return found
+
+
+def alive(procs: dict[int, str]) -> dict[int, str]:
+    """Those of `procs` still running (same pid and start time, so not a reused pid), with their command."""
+    alive = {}
+    for pid, start in procs.items():
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if stat[19] == start and stat[0] != "Z":
+            alive[pid] = cmd[:200]
+    return alive
+
+
+def check_oracle_cache(cache: Path) -> None:
+    """Every result-cache line whole (a torn one would be skipped, never misread); every environment the
+    cache shows as ready is whole (its ready marker parses)."""
+    results = cache / "oracle" / "results"
+    for file in results.glob("*.jsonl") if results.is_dir() else []:
+        data = file.read_bytes()
+        assert not data or data.endswith(b"\n"), f"{file}: torn last entry"
+        for line in data.splitlines():
+            json.loads(line)
+        table = ResultCache(results)._load(file.stem)  # what the next run would read
+        assert len(table) == len(set(json.loads(line)["key"] for line in data.splitlines()))
+    for marker in (cache / "oracle" / "venvs").glob("*/.repozero-env.json"):
+        json.loads(marker.read_text())

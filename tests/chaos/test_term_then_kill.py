@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from repozero.oracle.cache import ResultCache
 from repozero.sandbox.docker_client import LABEL_RUN
 
 H = sys.modules["repozero_chaos_helpers"]
@@ -45,63 +44,12 @@ def _open_ops(run_dir: Path) -> set[str]:
     return set(opened.values())
 
 
-def _descendants(root: int) -> dict[int, str]:
-    """Every live process under `root` (by parent pid, whatever its session), pid → start time."""
-    parents: dict[int, tuple[int, str]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        parents[int(entry.name)] = (int(fields[1]), fields[19])
-    found: dict[int, str] = {}
-    frontier = [root]
-    while frontier:
-        pid = frontier.pop()
-        for child, (ppid, start) in parents.items():
-            if ppid == pid and child not in found:
-                found[child] = start
-                frontier.append(child)
-    return found
-
-
-def _alive(procs: dict[int, str]) -> dict[int, str]:
-    """Those of `procs` still running (same pid and start time, so not a reused pid), with their command."""
-    alive = {}
-    for pid, start in procs.items():
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if stat[19] == start and stat[0] != "Z":
-            alive[pid] = cmd[:200]
-    return alive
-
-
 def _containers(run_id: str) -> list[str]:
     out = subprocess.run(
         ["docker", "ps", "-aq", "--filter", f"label={LABEL_RUN}={run_id}"], capture_output=True, text=True
     )
     assert out.returncode == 0, out.stderr
     return out.stdout.split()
-
-
-def _check_oracle_cache(cache: Path) -> None:
-    """Every result-cache line whole (a torn one would be skipped, never misread); every environment the
-    cache shows as ready is whole (its ready marker parses)."""
-    results = cache / "oracle" / "results"
-    for file in results.glob("*.jsonl") if results.is_dir() else []:
-        data = file.read_bytes()
-        assert not data or data.endswith(b"\n"), f"{file}: torn last entry"
-        for line in data.splitlines():
-            json.loads(line)
-        table = ResultCache(results)._load(file.stem)  # what the next run would read
-        assert len(table) == len(set(json.loads(line)["key"] for line in data.splitlines()))
-    for marker in (cache / "oracle" / "venvs").glob("*/.repozero-env.json"):
-        json.loads(marker.read_text())
 
 
 @pytest.mark.parametrize(
@@ -133,7 +81,7 @@ def test_term_then_kill_mid_phase_then_resume(
         while op not in _open_ops(run_dir):
             assert run.poll() is None and time.monotonic() < deadline, f"no {op} seen before the run ended"
             time.sleep(0.02)
-        procs = _descendants(run.pid)
+        procs = H.descendants(run.pid)
         os.kill(run.pid, signal.SIGTERM)
         time.sleep(GRACE_S)
         stopped_cleanly = run.poll() is not None
@@ -147,8 +95,8 @@ def test_term_then_kill_mid_phase_then_resume(
     statuses = H.assert_each_episode_once(run_dir)
     assert set(statuses.values()) == {"finished"}
     assert (run_dir / "manifest.json").exists()
-    left = _alive(procs)
+    left = H.alive(procs)
     assert not left, f"processes of the killed run still alive after resume: {left}"
     if "docker" in flags:
         assert not _containers(run_dir.name), "containers of the killed run left after resume"
-    _check_oracle_cache(tmp_path / "cache")
+    H.check_oracle_cache(tmp_path / "cache")
