@@ -6,8 +6,9 @@ chunk, a usage chunk, `data: [DONE]`; 24 tokens). Two settings, streamed and who
 rounds so that other load on the machine falls on both alike:
 
 - `paced`: the server takes 1 s per answer — the whole body after 1 s; a stream's first token after
-  0.2 s, then the rest spread over the next 0.8 s, one write per event as a real server flushes them
-  (the client's share of the work per call is what it would be against a model);
+  0.2 s, then the rest over the next 0.8 s, one write per event as a real server flushes them, from
+  one decode loop stepping all running streams at once as vLLM's engine does (the client's share of
+  the work per call is what it would be against a model);
 - `burst`: no latency, the stream's events in one write — the client's CPU per call, all it does.
 
 Completions/s on this shared machine swing with other developers' load, so first the client's own CPU
@@ -25,18 +26,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 import anyio
-from model_client import MESSAGES, TOOLS, Call, rate
+from model_client import MESSAGES, TOOLS, Call, rate_and_cpu
 
 from repozero.agents.config import EndpointConfig
 from repozero.agents.models import open_models
@@ -122,11 +125,17 @@ def stream_events() -> list[bytes]:
 
 
 def serve(paced: bool) -> None:
-    """The server process: whole or streamed by the request's `stream`; prints the port when ready."""
+    """The server process: whole or streamed by the request's `stream`; prints the port when ready.
+
+    Paced streams are written as vLLM's engine produces them: one step emits the next token of every
+    running request at once, and each request's event is flushed on its own (`Engine`). A sleeping
+    task per stream instead would cost this process a timer and a wake-up per token, which on two
+    shared cores is taken from the client being measured."""
     from aiohttp import web
 
     whole, events = whole_body(), stream_events()
     burst = b"".join(events)
+    engine = Engine(events, 0.8 / (len(events) - 1))
 
     async def answer(request: web.Request) -> web.StreamResponse:
         streamed = b'"stream":true' in await request.read()
@@ -139,12 +148,8 @@ def serve(paced: bool) -> None:
         if not paced:
             await response.write(burst)
         else:
-            await asyncio.sleep(0.2)
-            gap = 0.8 / (len(events) - 1)
-            for i, event in enumerate(events):
-                if i > 1:  # the role chunk goes with the first token, as vLLM sends them
-                    await asyncio.sleep(gap)
-                await response.write(event)
+            await asyncio.sleep(0.2)  # prefill
+            await engine.join(response)
         await response.write_eof()
         return response
 
@@ -156,11 +161,47 @@ def serve(paced: bool) -> None:
         site = web.TCPSite(runner, "127.0.0.1", 0, backlog=4096)
         await site.start()
         print(runner.addresses[0][1], flush=True)
-        await asyncio.Event().wait()
+        await engine.run()
 
     import uvloop
 
     uvloop.run(main())
+
+
+class Engine:
+    """A decode loop: every `step_s`, the next event of every running stream (the role chunk goes with
+    the first token, as vLLM sends them); a stream leaves after its last event."""
+
+    def __init__(self, events: list[bytes], step_s: float) -> None:
+        self.events, self.step_s = events, step_s
+        self.running: dict[Any, tuple[int, asyncio.Future[None]]] = {}
+
+    async def join(self, response: Any) -> None:
+        done = asyncio.get_running_loop().create_future()
+        self.running[response] = (0, done)
+        await done
+
+    async def run(self) -> None:
+        loop, events, last = asyncio.get_running_loop(), self.events, len(self.events) - 1
+        tick = loop.time()
+        while True:
+            tick += self.step_s
+            await asyncio.sleep(max(0.0, tick - loop.time()))
+            for response, (i, done) in list(self.running.items()):
+                try:
+                    if i == 0:
+                        await response.write(events[0])
+                        i = 1
+                    await response.write(events[i])
+                except (ConnectionError, RuntimeError) as exc:  # the client went away
+                    del self.running[response]
+                    done.set_exception(exc)
+                    continue
+                if i == last:
+                    del self.running[response]
+                    done.set_result(None)
+                else:
+                    self.running[response] = (i + 1, done)
 
 
 def start_server(paced: bool) -> tuple[subprocess.Popen[str], str]:
@@ -215,22 +256,28 @@ async def compare_cpu(base: str, rounds: int, calls: int) -> tuple[float, float]
     return statistics.median(streamed), statistics.median(whole)
 
 
-async def client_rate(base: str, stream: bool, warmup_s: float, window_s: float) -> float:
+async def client_rate(base: str, stream: bool, warmup_s: float, window_s: float) -> tuple[float, float]:
+    """Completions/s and this process's CPU ms per completion inside the window."""
     async with open_models({"bench": _config(base, stream, CALLERS)}) as models:
 
         def make_call(i: int) -> Call:
             session = models.session("bench", f"session-{i}")
             return lambda: session.complete(MESSAGES, TOOLS)
 
-        return await rate(make_call, CALLERS, warmup_s, window_s)
+        return await rate_and_cpu(make_call, CALLERS, warmup_s, window_s)
 
 
-async def compare(base: str, rounds: int, warmup_s: float, window_s: float) -> tuple[float, float]:
-    streamed = whole = 0.0
+async def compare(
+    base: str, rounds: int, warmup_s: float, window_s: float
+) -> tuple[float, float, float, float]:
+    """Mean completions/s and CPU ms per call, streamed and whole, in alternating rounds."""
+    rates = {True: [0.0, 0.0], False: [0.0, 0.0]}
     for _ in range(rounds):
-        streamed += await client_rate(base, True, warmup_s, window_s)
-        whole += await client_rate(base, False, warmup_s, window_s)
-    return streamed / rounds, whole / rounds
+        for stream in (True, False):
+            rps, cpu = await client_rate(base, stream, warmup_s, window_s)
+            rates[stream][0] += rps / rounds
+            rates[stream][1] += cpu / rounds
+    return rates[True][0], rates[False][0], rates[True][1], rates[False][1]
 
 
 async def measure(burst: str, paced: str, quick: bool) -> None:
@@ -239,13 +286,16 @@ async def measure(burst: str, paced: str, quick: bool) -> None:
     print(f"client_cpu_ms_per_call_streamed: {streamed:.3f}")
     print(f"client_cpu_ms_per_call_whole: {whole:.3f}")
     print(f"client_cpu_ratio_streamed_over_whole: {streamed / whole:.2f}", flush=True)
-    streamed, whole = await compare(burst, rounds, 2.0, 3.0 if quick else 6.0)
+    streamed, whole, _, _ = await compare(burst, rounds, 2.0, 3.0 if quick else 6.0)
     print(f"burst_rps_streamed_{CALLERS}: {streamed:.0f}")
     print(f"burst_rps_whole_{CALLERS}: {whole:.0f}")
     print(f"streaming_throughput_ratio_burst: {streamed / whole:.3f}", flush=True)
-    streamed, whole = await compare(paced, rounds, 3.0, 5.0 if quick else 10.0)
+    streamed, whole, cpu_streamed, cpu_whole = await compare(paced, rounds, 3.0, 5.0 if quick else 10.0)
     print(f"paced_rps_streamed_{CALLERS}x1s: {streamed:.1f}")
     print(f"paced_rps_whole_{CALLERS}x1s: {whole:.1f}")
+    print(f"paced_client_cpu_ms_per_call_streamed_{CALLERS}x1s: {cpu_streamed:.3f}")
+    print(f"paced_client_cpu_ms_per_call_whole_{CALLERS}x1s: {cpu_whole:.3f}")
+    print(f"load_average_1min: {os.getloadavg()[0]:.1f}")
     print(f"streaming_throughput_ratio: {streamed / whole:.3f}")
 
 

@@ -86,12 +86,16 @@ class AnthropicStream:
         self._stop: str | None = None
         self._usage = WireUsage()
 
-    def feed(self, events: list[bytes]) -> bool:
-        """The events of one read, decoded in one go (as a JSON array: one call, not one per event)."""
-        carried = False
-        for event in decode_events(events, _decoder, _batch, "event of a streamed message"):
-            carried = self._take(event) or carried
-        return carried
+    def feed(self, events: list[bytes]) -> tuple[int, int] | None:
+        """A run of events decoded in one go (as a JSON array: one call, not one per event)."""
+        first = last = -1
+        take = self._take
+        for i, event in enumerate(decode_events(events, _decoder, _batch, "event of a streamed message")):
+            if take(event):
+                last = i
+                if first < 0:
+                    first = i
+        return None if first < 0 else (first, last)
 
     def _take(self, event: _Event) -> bool:
         kind = event.type

@@ -82,9 +82,10 @@ class Assembler(Protocol):
     done: bool
     """The API's end-of-stream event has arrived (`[DONE]`, `message_stop`)."""
 
-    def feed(self, events: list[bytes]) -> bool:
-        """The data of the events one read completed; True when they carried generated tokens (for
-        time to first token). Raises `BadResponse` (unreadable) or `StreamBroken` (an error event)."""
+    def feed(self, events: list[bytes]) -> tuple[int, int] | None:
+        """The data of a run of events (decoded in one call); the indexes of the first and last of them
+        that carried generated tokens (for time to first token and the decode rate), or None.
+        Raises `BadResponse` (unreadable) or `StreamBroken` (an error event)."""
         ...
 
     def result(self) -> Parsed:

@@ -151,6 +151,16 @@ class Exchange(asyncio.Protocol):
 
     def _dechunk(self, data: bytes) -> None:
         """Chunked transfer coding: `size CRLF bytes CRLF`..., `0 CRLF`, trailers, `CRLF`."""
+        if self._left == 0 and not self._buf and not self._trailer:  # one whole chunk per packet
+            eol = data.find(b"\r\n")
+            if 0 < eol <= 8 and data.endswith(b"\r\n"):
+                try:
+                    length = int(data[:eol], 16)
+                except ValueError:
+                    length = -1
+                if length > 0 and len(data) == eol + length + 4:
+                    self._take(data[eol + 2 : -2])
+                    return
         self._buf = b""
         pos, n = 0, len(data)
         while pos < n:

@@ -179,19 +179,25 @@ class OpenAIStream:
         self._usage: WireUsage | None = None
         self._prompt_ids: list[int] | None = None
 
-    def feed(self, events: list[bytes]) -> bool:
-        """The events of one read, decoded in one go (as a JSON array: one call, not one per event)."""
+    def feed(self, events: list[bytes]) -> tuple[int, int] | None:
+        """A run of events decoded in one go (as a JSON array: one call, not one per event)."""
         if self.done:
-            return False
+            return None
         if b"[DONE]" in events:
             events = events[: events.index(b"[DONE]")]
             self.done = True
         if not events:
-            return False
-        carried = False
-        for chunk in decode_events(events, _decoder, _batch, "chunk of a streamed chat completion"):
-            carried = self._take(chunk) or carried
-        return carried
+            return None
+        first = last = -1
+        take = self._take
+        for i, chunk in enumerate(
+            decode_events(events, _decoder, _batch, "chunk of a streamed chat completion")
+        ):
+            if take(chunk):
+                last = i
+                if first < 0:
+                    first = i
+        return None if first < 0 else (first, last)
 
     def _take(self, chunk: _Chunk) -> bool:
         if chunk.error is not None or chunk.object == "error":

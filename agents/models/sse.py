@@ -28,6 +28,15 @@ class EventReader:
         """Events read so far (the count a cut stream reports)."""
 
     def feed(self, chunk: bytes) -> list[bytes]:
+        if (  # the common case on a stream of one event per packet: exactly one `data:` line
+            not self._buffer
+            and chunk.startswith(b"data: ")
+            and chunk.find(b"\n") == len(chunk) - 2
+            and chunk.endswith(b"\n\n")
+            and b"\r" not in chunk
+        ):
+            self.events += 1
+            return [chunk[6:-2]]
         data = self._buffer + chunk if self._buffer else chunk
         tail = b""
         if b"\r" in data:  # CRLF or CR line ends (allowed by the spec): one spelling
