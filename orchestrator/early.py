@@ -84,6 +84,8 @@ class EarlySandbox(SandboxProxy):
             body.cancel()  # the episode's model call is wasted work now
 
     async def _target(self) -> Sandbox:
+        if self._box is not None:  # open: no wait (a set Event's `wait` still yields, once a command)
+            return self._box
         await self._ready.wait()
         if self._box is None:
             raise SandboxError(f"the sandbox did not open: {self.open_error}")

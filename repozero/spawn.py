@@ -36,6 +36,7 @@ class PipeReader(anyio.abc.ByteReceiveStream):
 
     async def receive(self, max_bytes: int = 65536) -> bytes:
         await checkpoint_if_cancelled()
+        waited = False
         while True:
             if self._fd < 0:
                 raise anyio.ClosedResourceError
@@ -43,10 +44,12 @@ class PipeReader(anyio.abc.ByteReceiveStream):
                 data = os.read(self._fd, max_bytes)
             except BlockingIOError:
                 await anyio.wait_readable(self._fd)
+                waited = True
                 continue
             if not data:
                 raise anyio.EndOfStream
-            await cancel_shielded_checkpoint()  # a child writing without pause must not starve the loop
+            if not waited:  # a child writing without pause must not starve the loop (a wait gave way)
+                await cancel_shielded_checkpoint()
             return data
 
     async def aclose(self) -> None:

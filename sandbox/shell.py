@@ -98,7 +98,7 @@ class ShellSession:
         self._sentinel = ""
         self._lost = False
         """The previous session died (or was killed) outside `run`: the next result says restarted."""
-        self._lock = anyio.Lock()
+        self._lock = anyio.Lock(fast_acquire=True)  # uncontended (the usual case): no extra loop turn
 
     async def _ensure(self) -> SandboxProcess:
         if self._proc is None:
