@@ -87,8 +87,8 @@ class EndpointConfig(Record, kw_only=True):
     """`chat`: messages to chat completions (the server applies the chat template). `tokens`
     (token-in/token-out, OpenAI API): the conversation kept as token ids — the previous prompt ids, the
     sampled ids, then the template's tokens for what the agent added (with `tokenizer`) — and sent to
-    `/completions` as a token prompt, so every prompt extends the last exactly. Not streamed; replies are
-    text (tool calls are not parsed: text scaffolds only)."""
+    `/completions` as a token prompt, so every prompt extends the last exactly. Streamed as vLLM streams
+    completions (`stream`); replies are text (tool calls are not parsed: text scaffolds only)."""
     tokenizer: str = ""
     """`prompt_format = "tokens"`: a local folder holding the model's tokenizer and chat template."""
     max_connections: int = 100

@@ -9,6 +9,7 @@ token mode keeps it one exact stream.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -99,6 +100,8 @@ async def test_the_completions_endpoint_answers_a_token_prompt_as_the_chat_it_sp
         body = {"model": "m", "prompt": plain, "return_token_ids": True, "logprobs": 0, "max_tokens": 64}
         reply = (await client.post(f"{url}/v1/completions", json=body)).json()
         bare = (await client.post(f"{url}/v1/completions", json={"prompt": plain})).json()
+        asked = {**body, "stream": True, "stream_options": {"include_usage": True}}
+        streamed = (await client.post(f"{url}/v1/completions", json=asked)).text
         refused = [
             await client.post(f"{url}/v1/completions", json={"prompt": prompt})
             for prompt in (plain[1:], plain[:-1], [*plain[:-1], 999, ASSISTANT], [])
@@ -113,6 +116,18 @@ async def test_the_completions_endpoint_answers_a_token_prompt_as_the_chat_it_sp
         == reply["usage"]["completion_tokens"]
     )
     assert "token_ids" not in bare["choices"][0] and bare["choices"][0]["logprobs"] is None
+    # streamed as vLLM streams completions: the chunks join to the whole answer, ids and logprobs included
+    events = [e.removeprefix("data: ") for e in streamed.split("\n\n") if e]
+    assert events[-1] == "[DONE]" and len(events) > 3
+    chunks = [json.loads(e) for e in events[:-1]]
+    parts = [c["choices"][0] for c in chunks if c["choices"]]
+    assert parts[0]["prompt_token_ids"] == plain and all("prompt_token_ids" not in p for p in parts[1:])
+    assert "".join(p["text"] for p in parts) == choice["text"]
+    assert [t for p in parts for t in p["token_ids"]] == choice["token_ids"]
+    lps = [lp for p in parts for lp in p["logprobs"]["token_logprobs"]]
+    assert lps == choice["logprobs"]["token_logprobs"]
+    assert [p["finish_reason"] for p in parts] == [None] * (len(parts) - 1) + ["stop"]
+    assert chunks[-1]["choices"] == [] and chunks[-1]["usage"] == reply["usage"]
     assert [r.status_code for r in refused] == [400] * 4
     messages_said = [r.json()["error"]["message"] for r in refused]
     assert "<|bos|>" in messages_said[0] and "<|assistant|>" in messages_said[1]
@@ -133,6 +148,7 @@ async def test_a_token_session_extends_the_ids_it_sent_and_restarts_on_an_edited
                 sent: list[list[int]] = []
                 for observation in ("/work\n", "written\n", None):
                     response = await session.complete(messages)
+                    assert response.timings.ttft_s is not None  # streamed (the endpoint's default)
                     assert response.token_fidelity == "exact" and response.prompt_token_ids is not None
                     assert response.completion_token_ids is not None and response.logprobs is not None
                     assert len(response.logprobs) == len(response.completion_token_ids)

@@ -4,10 +4,14 @@ A token-in/token-out client (`prompt_format = "tokens"`) sends `prompt` as a lis
 `choices[0].token_ids` and `prompt_token_ids` back (`return_token_ids`), as with vLLM. The server is a
 chat policy, so the ids are read back into the chat they spell (the inverse of `render_prompt`: its
 template is unambiguous) and answered like a chat request; the prompt ids returned are the ones sent.
+Streamed (`stream: true`) as vLLM streams completions: one chunk per `stream_tokens` ids with their
+`text`, `token_ids` and logprobs, `prompt_token_ids` in the first, `finish_reason` on the last, a usage
+chunk when `stream_options.include_usage` asks, then `[DONE]`.
 """
 
 from __future__ import annotations
 
+import codecs
 import json
 import time
 from typing import Any
@@ -32,7 +36,7 @@ from repozero.agents.fakellm.tokenizer import (
 )
 from repozero.agents.fakellm.wire import BadRequest
 
-__all__ = ["chat_of_ids", "completions_response", "encode_prompt", "parse_completions"]
+__all__ = ["chat_of_ids", "completions_events", "completions_response", "encode_prompt", "parse_completions"]
 
 _ROLE_OF = {SYSTEM: "system", USER: "user", ASSISTANT: "assistant", TOOL: "tool"}
 _FINISH = {"stop": "stop", "tool_calls": "stop", "length": "length"}
@@ -72,8 +76,6 @@ def parse_completions(raw: Any) -> ChatRequest:
     """A completions request body (token or text prompt) as a ChatRequest carrying the prompt ids."""
     if not isinstance(raw, dict) or "prompt" not in raw:
         raise BadRequest("the body must be a JSON object with a `prompt`")
-    if raw.get("stream"):
-        raise BadRequest("the fake server's completions endpoint does not stream (`stream` must be false)")
     ids = _prompt_ids(raw["prompt"])
     messages, tools = chat_of_ids(ids)
     logprobs = raw.get("logprobs")
@@ -90,6 +92,9 @@ def parse_completions(raw: Any) -> ChatRequest:
         tokens_as_ids=bool(raw.get("return_tokens_as_token_ids")),
         seed=raw.get("seed") if isinstance(raw.get("seed"), int) else None,
         prompt_ids=ids,
+        stream=bool(raw.get("stream")),
+        include_usage=isinstance(options := raw.get("stream_options"), dict)
+        and bool(options.get("include_usage")),
     )
 
 
@@ -207,3 +212,37 @@ def completions_response(
             "total_tokens": len(prompt_ids) + len(completion_ids),
         },
     }
+
+
+def completions_events(
+    request: ChatRequest,
+    reply: Reply,
+    prompt_ids: list[int],
+    completion_ids: list[int],
+    serial: int,
+    reasoning_field: str,
+    size: int,
+) -> list[bytes]:
+    """The SSE events of a streamed completion; joined, they give the whole response's text, ids and
+    logprobs (a byte token ending inside a UTF-8 character decodes to nothing until it is whole)."""
+    whole = completions_response(request, reply, prompt_ids, completion_ids, serial, reasoning_field)
+    head = {k: whole[k] for k in ("id", "object", "created", "model")}
+    logprobs = whole["choices"][0]["logprobs"]  # a token's logprob depends on its place in the answer
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    chunks: list[dict[str, Any]] = []
+    n = len(completion_ids)
+    for start in range(0, max(n, 1), size):
+        ids = completion_ids[start : start + size]
+        text = decoder.decode(bytes(t for t in ids if t < 256), final=start + size >= n)
+        choice: dict[str, Any] = {"index": 0, "text": text, "logprobs": None, "finish_reason": None}
+        if logprobs is not None:
+            choice["logprobs"] = {k: v[start : start + size] for k, v in logprobs.items()}
+        if request.return_token_ids:
+            choice["token_ids"] = ids
+            if not chunks:
+                choice["prompt_token_ids"] = prompt_ids
+        chunks.append({**head, "choices": [choice]})
+    chunks[-1]["choices"][0]["finish_reason"] = whole["choices"][0]["finish_reason"]
+    if request.include_usage:
+        chunks.append({**head, "choices": [], "usage": whole["usage"]})
+    return [b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks] + [b"data: [DONE]\n\n"]

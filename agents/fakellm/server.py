@@ -20,7 +20,7 @@ from aiohttp import web
 from anyio.from_thread import start_blocking_portal
 
 from repozero.agents.fakellm.chat import ChatRequest, Reply, find_header
-from repozero.agents.fakellm.completions import completions_response, parse_completions
+from repozero.agents.fakellm.completions import completions_events, completions_response, parse_completions
 from repozero.agents.fakellm.config import DEFAULT_DATASET, FakeLLMConfig
 from repozero.agents.fakellm.context import completion_room, fit_reply, refusal
 from repozero.agents.fakellm.faults import (
@@ -186,11 +186,11 @@ class FakeServer:
         field = self.config.reasoning
         if chat.stream:
             size = self.config.stream_tokens
-            events = (
-                openai_events(chat, reply, prompt_ids, completion_ids, serial, field, size)
-                if api == "openai"
-                else anthropic_events(chat, reply, prompt_ids, completion_ids, serial, size)
-            )
+            if api == "anthropic":
+                events = anthropic_events(chat, reply, prompt_ids, completion_ids, serial, size)
+            else:
+                streamer = openai_events if api == "openai" else completions_events
+                events = streamer(chat, reply, prompt_ids, completion_ids, serial, field, size)
             return await self._stream(request, events, fault)
         body = _encode(build(chat, reply, prompt_ids, completion_ids, serial, field))
         if fault == "malformed":

@@ -222,7 +222,7 @@ class EndpointClient:
         return self._judge(replica, reply, call)
 
     async def _send(self, replica: Replica, payload: bytes) -> HttpReply | Streamed:
-        if self.config.stream and self.config.prompt_format == "chat":
+        if self.config.stream:
             return await fetch_stream(self.pool, replica.target, payload, self.codec, self.config)
         return await self.pool.post(
             replica.target,

@@ -4,7 +4,9 @@ With `prompt_format = "tokens"` an endpoint's calls go to `{base_url}/completion
 list of token ids (`TokenConversation` builds them) and `return_token_ids`, so the prompt the model saw
 is exactly the ids we sent and the trajectory is exact by construction: no chat template re-tokenises
 an earlier reply. The answer is text; tool calls are not parsed out of it (that needs the model's tool
-parser), so token mode serves text scaffolds (`bash`).
+parser), so token mode serves text scaffolds (`bash`). Streamed as vLLM streams completions (`stream`,
+the default): each chunk's `text`, `token_ids` and logprobs appended in order, `prompt_token_ids` from
+the first chunk, usage from the last.
 """
 
 from __future__ import annotations
@@ -17,10 +19,10 @@ import anyio
 import msgspec
 
 from repozero.agents.config import EndpointConfig
-from repozero.agents.models.codec import Assembler, BadResponse, Parsed, unset_or
-from repozero.agents.models.errors import ModelConfigError
+from repozero.agents.models.codec import Assembler, BadResponse, Parsed, StreamBroken, unset_or
 from repozero.agents.models.openai import _FINISH, _THINK, OpenAICodec, WireUsage, _usage
 from repozero.agents.models.records import Choice, Message, SamplingParams, ToolSpec
+from repozero.agents.models.sse import decode_events
 from repozero.agents.models.template import ChatTemplate
 from repozero.errors import ConfigError
 
@@ -32,6 +34,7 @@ class _Logprobs(msgspec.Struct):
 
 
 class _Choice(msgspec.Struct):
+    index: int = 0
     text: str = ""
     finish_reason: str | None = None
     logprobs: _Logprobs | None = None
@@ -41,12 +44,16 @@ class _Choice(msgspec.Struct):
 
 class _Completion(msgspec.Struct):
     id: str = ""
+    object: str = ""
     model: str = ""
     choices: list[_Choice] = []
     usage: WireUsage | None = None
+    error: Any = None
+    """A server error mid-stream (then `[DONE]`)."""
 
 
 _decoder = msgspec.json.Decoder(_Completion)
+_batch = msgspec.json.Decoder(list[_Completion])
 
 
 class CompletionsCodec(OpenAICodec):
@@ -99,6 +106,9 @@ class CompletionsCodec(OpenAICodec):
         if extra.get("logprobs") is None:
             extra.pop("logprobs", None)
         body: dict[str, Any] = {"model": self.config.model, "prompt": prompt_ids, **sent, **extra}
+        if self.config.stream:  # usage comes in a last chunk of its own, only when asked for
+            body["stream"] = True
+            body["stream_options"] = {"include_usage": True}
         return body, {**sent, **extra}
 
     def parse(self, body: bytes) -> Parsed:
@@ -106,6 +116,9 @@ class CompletionsCodec(OpenAICodec):
             data = _decoder.decode(body)
         except msgspec.DecodeError as exc:
             raise BadResponse(f"unreadable completion: {exc}") from None
+        return self.parsed(data)
+
+    def parsed(self, data: _Completion) -> Parsed:  # type: ignore[override]  # the completions shape
         if not data.choices:
             raise BadResponse("completion without choices")
         return Parsed(
@@ -131,4 +144,59 @@ class CompletionsCodec(OpenAICodec):
         )
 
     def assembler(self) -> Assembler:
-        raise ModelConfigError(self.name, "prompt_format = 'tokens' does not stream")
+        return _CompletionsStream(self)
+
+
+class _CompletionsStream:
+    """A streamed completion assembled into the one a whole response would be: texts, ids and logprobs
+    of the chunks in order (every generated token is in exactly one chunk)."""
+
+    def __init__(self, codec: CompletionsCodec) -> None:
+        self.codec, self.done = codec, False
+        self.whole = _Completion()
+        self.choice = _Choice(logprobs=_Logprobs())
+        self.texts: list[str] = []
+
+    def feed(self, events: list[bytes]) -> tuple[int, int] | None:
+        if self.done:
+            return None
+        if b"[DONE]" in events:
+            events, self.done = events[: events.index(b"[DONE]")], True
+        first = last = -1
+        chunks = decode_events(events, _decoder, _batch, "chunk of a streamed completion") if events else []
+        for i, chunk in enumerate(chunks):
+            if self._take(chunk):
+                first, last = (i if first < 0 else first), i
+        return None if first < 0 else (first, last)
+
+    def _take(self, chunk: _Completion) -> bool:
+        if chunk.error is not None or chunk.object == "error":
+            raise StreamBroken("server", f"error event mid-stream: {str(chunk.error)[:500]}")
+        whole, mine = self.whole, self.choice
+        whole.id, whole.model = whole.id or chunk.id, whole.model or chunk.model
+        whole.usage = chunk.usage or whole.usage
+        carried = False
+        for c in chunk.choices:
+            if c.index != 0:
+                raise BadResponse("a streamed completion with more than one choice (n > 1)")
+            mine.prompt_token_ids = c.prompt_token_ids or mine.prompt_token_ids
+            mine.finish_reason = c.finish_reason or mine.finish_reason
+            self.texts.append(c.text)
+            if c.token_ids:
+                mine.token_ids = (mine.token_ids or []) + c.token_ids
+                carried = True
+            if c.logprobs is not None and mine.logprobs is not None:
+                mine.logprobs.token_logprobs += c.logprobs.token_logprobs
+            elif c.token_ids or c.text:
+                mine.logprobs = None  # a chunk without logprobs: the answer has none
+        return carried or bool(chunk.choices and any(c.text for c in chunk.choices))
+
+    def result(self) -> Parsed:
+        mine = self.choice
+        mine.text = "".join(self.texts)
+        if mine.logprobs is not None and mine.token_ids is not None:
+            if len(mine.logprobs.token_logprobs) != len(mine.token_ids):
+                raise BadResponse("a streamed completion whose ids and logprobs differ in length")
+        if not self.texts and mine.finish_reason is None:
+            raise BadResponse("a streamed completion without choices")
+        return self.codec.parsed(msgspec.structs.replace(self.whole, choices=[mine]))
