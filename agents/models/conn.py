@@ -140,8 +140,8 @@ class Exchange(asyncio.Protocol):
     def _body(self, data: bytes) -> None:
         if not self._chunked:
             if self._left >= 0:
-                if len(data) > self._left:
-                    raise ConnectionError("more body bytes than Content-Length")
+                if len(data) > self._left:  # bytes past the response: it is whole, the connection spoilt
+                    data, self.reusable = data[: self._left], False
                 self._left -= len(data)
             self._take(data)
             if self._left == 0:
