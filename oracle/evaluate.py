@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -56,19 +57,30 @@ class EvalSummary(Record, kw_only=True):
 
 
 async def grade_one(
-    backend: SandboxBackend, job: GradeJob, policy: GradingPolicy, *, run_id: str = "eval"
+    backend: SandboxBackend,
+    job: GradeJob,
+    policy: GradingPolicy,
+    *,
+    run_id: str = "eval",
+    limiter: anyio.CapacityLimiter | None = None,
 ) -> SampleGrade:
     """Grade one target in a fresh sandbox; a broken sandbox is an infra error, never the model's failure.
 
     A target with no entry point is graded without opening a sandbox at all; one that needs a build (Rust)
-    is built there first (cached by content) and a build failure is `no_executable`.
+    is built there first (cached by content) and a build failure is `no_executable`. `limiter` bounds the
+    grading sandboxes (CPU-bound) only: looking at the tree is not queued behind them — 1,000 episodes
+    ending at once, most without an entry point, waited seconds each for a slot they never used.
     """
-    grade = await _grade_one(backend, job, policy, run_id)
+    grade = await _grade_one(backend, job, policy, run_id, limiter)
     return count_oracle_errors(grade, job.sample, policy) if job.scoring else grade
 
 
 async def _grade_one(
-    backend: SandboxBackend, job: GradeJob, policy: GradingPolicy, run_id: str
+    backend: SandboxBackend,
+    job: GradeJob,
+    policy: GradingPolicy,
+    run_id: str,
+    limiter: anyio.CapacityLimiter | None,
 ) -> SampleGrade:
     target_dir = Path(job.target_dir)
     flags, found = await anyio.to_thread.run_sync(inspect_target, target_dir, job.sample.target.entry)
@@ -78,7 +90,7 @@ async def _grade_one(
         toolchain=toolchain_for(job.sample), run_id=run_id, sample=job.sample.id, role="grader"
     )
     try:
-        async with backend.open(spec) as sandbox:
+        async with limiter or contextlib.nullcontext(), backend.open(spec) as sandbox:
             built = await build_target(sandbox, job.sample, target_dir)
             if built.error is not None:
                 return build_failed_grade(job, flags, built.error)
@@ -104,8 +116,7 @@ async def grade_many(
     grades: list[SampleGrade | None] = [None] * len(jobs)
 
     async def worker(index: int, job: GradeJob) -> None:
-        async with limiter:
-            grades[index] = await grade_one(backend, job, policy, run_id=run_id)
+        grades[index] = await grade_one(backend, job, policy, run_id=run_id, limiter=limiter)
 
     async with anyio.create_task_group() as tg:
         for index, job in enumerate(jobs):

@@ -221,8 +221,9 @@ class Episode:
             visible_ids=frozenset(visible_ids),
             scoring=False,  # the scoring view is cut by `_grade_round`, which applies the oracle-error rule
         )
-        async with self.ctx.limiters.grading:
-            grade = await grade_one(self.ctx.backend, job, self.ctx.policy, run_id=self.ctx.run_id)
+        grade = await grade_one(
+            self.ctx.backend, job, self.ctx.policy, run_id=self.ctx.run_id, limiter=self.ctx.limiters.grading
+        )
         self.timings["grade"] += time.monotonic() - started
         if grade.infra_error:
             raise EpisodeInfraError(f"grading failed: {grade.infra_detail}")

@@ -191,6 +191,20 @@ async def test_no_executable(sandbox_backend: SandboxBackend, tmp_path: Path) ->
     assert {c.status for c in g.cases} == {"not_run"}
 
 
+async def test_a_target_without_entry_point_takes_no_grading_slot(tmp_path: Path) -> None:
+    """The grading limiter bounds grading sandboxes; a tree with nothing to run opens none and must not queue
+    behind them (a run's episodes all ending at once waited seconds each for a slot they never used)."""
+    from repozero.sandbox import LocalBackend
+
+    (tmp_path / "README.md").write_text("nothing here\n")
+    job = target_job(load_dataset(DATASET), "wordstat", tmp_path)
+    slots = anyio.CapacityLimiter(1)
+    async with slots:  # every grading slot busy
+        with anyio.fail_after(20):
+            g = (await grade_many(LocalBackend(), [job], POLICY, limiter=slots))[0]
+    assert g.failure_category == "no_executable"
+
+
 async def test_visible_outputs_only_for_visible_ids(sandbox_backend: SandboxBackend) -> None:
     sample = load_dataset(DATASET).sample("wordstat")
     job = GradeJob(
