@@ -12,13 +12,15 @@ phases, each in a fresh process, drive E episodes at once against it:
 What is measured, plainly: `*_wall_s` is the agent phase — from the moment episodes may start (bare: the
 backend and client are open; orchestrator: `RunStarted`, after the Docker pool was pre-warmed) until the
 last agent submitted; it includes opening every sandbox and all steps. The policy writes no code, so
-grading finds no entry point and runs no Node (a grading sandbox is still opened per grade); the time from
+grading finds no entry point, runs no Node and opens no grading sandbox; the time from
 the last submission to the end of the run — grading, snapshots, closing sandboxes, stores — is printed
 apart as `orchestrator_tail_s` (and `bare_close_s` for the bare loop), not hidden in the ratio. Grading
 throughput with Node is `benchmarks/grade_throughput.py`'s business. The ideal is N × latency.
 
 RSS per in-flight episode: (peak RSS while episodes run − RSS when they may start) / peak in flight, in
-each phase's own process (the server and the sandboxes' shells are other processes).
+each phase's own process (the server and the sandboxes' shells are other processes). Also printed: the
+orchestrator's CPU seconds in the agent phase and its peak of open descriptors (against the soft limit the
+run lifted it to) — what grows with the count besides time.
 
     python benchmarks/concurrency.py [--episodes 250] [--steps 20] [--latency-ms 1000]
     python benchmarks/concurrency.py --docker          # 100 episodes in Docker sandboxes, pool pre-warmed
@@ -56,12 +58,18 @@ def rss() -> int:
         return int(f.read().split()[1]) * _PAGE
 
 
+def open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
 class Sampler:
-    """Peak RSS of this process, sampled every 50 ms by a thread (measurement only)."""
+    """Peak RSS of this process, sampled every 50 ms by a thread (measurement only), and its peak count of
+    open descriptors every 0.5 s (a listing costs more than a read of statm)."""
 
     def __init__(self) -> None:
         self.base = rss()
         self.peak = self.base
+        self.fds_peak = 0
         self.in_flight = 0
         self.peak_in_flight = 0
         self.cpu0 = self.cpu = 0.0
@@ -74,8 +82,12 @@ class Sampler:
         self._thread.start()
 
     def _run(self) -> None:
+        ticks = 0
         while not self._stop.wait(0.05):
             self.peak = max(self.peak, rss())
+            ticks += 1
+            if ticks % 10 == 0:
+                self.fds_peak = max(self.fds_peak, open_fds())
 
     def stop(self) -> None:
         self.cpu = cpu_s() - self.cpu0
@@ -136,6 +148,7 @@ async def bare_phase(url: str, episodes: int, steps: int, docker: bool, token_id
         "rss_per_episode_mib": sampler.per_episode_mib(),
         "peak_in_flight": sampler.peak_in_flight,
         "rss_base_mib": sampler.base / (1 << 20),
+        "fds_peak": sampler.fds_peak,
     }
 
 
@@ -252,6 +265,8 @@ def orchestrator_phase(
         "rss_per_episode_mib": sampler.per_episode_mib(),
         "peak_in_flight": sampler.peak_in_flight,
         "rss_base_mib": sampler.base / (1 << 20),
+        "fds_peak": sampler.fds_peak,
+        "fds_soft_limit": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
     }
 
 
@@ -370,6 +385,8 @@ def report(args: argparse.Namespace) -> None:
     print(f"orchestrator_episodes_finished: {orch['episodes']}")
     print(f"orchestrator_infra_failures: {orch['infra_failures']}")
     print(f"orchestrator_peak_inflight: {orch['peak_in_flight']}")
+    print(f"orchestrator_cpu_s: {orch['cpu_s']:.1f}")
+    print(f"orchestrator_fds_peak: {orch['fds_peak']} (soft limit {orch['fds_soft_limit']})")
     if ideal:
         print(f"orchestrator_wall_over_ideal: {orch['wall_s'] / ideal:.3f}")
     print(f"rss_per_inflight_episode_mib: {orch['rss_per_episode_mib']:.3f}")
