@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import aiohttp
 import anyio
@@ -69,23 +70,57 @@ Call = Callable[[], Awaitable[object]]
 
 
 def serve(delay_s: float) -> None:
-    """The server process: answer every POST with BODY after `delay_s`; print the port when ready."""
-    from aiohttp import web
+    """The server process: answer every POST with BODY after `delay_s`; print the port when ready.
 
-    async def answer(request: web.Request) -> web.Response:
-        await request.read()
-        if delay_s:
-            await asyncio.sleep(delay_s)
-        return web.Response(body=BODY, content_type="application/json")
+    On the wire what uvicorn (vLLM's server) sends: HTTP/1.1 keep-alive, `date`, `server`,
+    `content-length`, `content-type`. Written as a bare protocol with a timer per request rather than on
+    aiohttp.web: at 2,048 calls/s the server shares the machine's two cores with the client being
+    measured, and aiohttp's request handling (a task, a request object, a sleeping coroutine per
+    call) cost 0.35-0.38 ms of CPU per call — as much as the client's own work."""
+    import email.utils
+
+    class Answer(asyncio.Protocol):
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            self.transport: Any = transport
+            self.buffer = b""
+            self.loop = asyncio.get_running_loop()
+
+        def data_received(self, data: bytes) -> None:
+            self.buffer += data
+            while (end := self.buffer.find(b"\r\n\r\n")) >= 0:
+                head = self.buffer[:end].lower()
+                at = head.find(b"content-length:")
+                length = int(head[at + 15 :].split(b"\r\n", 1)[0]) if at >= 0 else 0
+                if len(self.buffer) < end + 4 + length:
+                    return  # the rest of the body is on its way
+                self.buffer = self.buffer[end + 4 + length :]
+                if delay_s:
+                    self.loop.call_later(delay_s, self.answer)
+                else:
+                    self.answer()
+
+        def answer(self) -> None:
+            if not self.transport.is_closing():
+                self.transport.write(_head() + BODY)
+
+    date = [0.0, b""]
+
+    def _head() -> bytes:
+        now = time.time()
+        if now - date[0] >= 1.0:
+            date[0], date[1] = now, email.utils.formatdate(now, usegmt=True).encode()
+        return (
+            b"HTTP/1.1 200 OK\r\ndate: %s\r\nserver: uvicorn\r\ncontent-length: %d\r\ncontent-type: application/json\r\n\r\n"
+            % (
+                date[1],
+                len(BODY),
+            )
+        )
 
     async def main() -> None:
-        app = web.Application()
-        app.router.add_post("/v1/chat/completions", answer)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0, backlog=4096)
-        await site.start()
-        print(runner.addresses[0][1], flush=True)
+        loop = asyncio.get_running_loop()
+        server = await loop.create_server(Answer, "127.0.0.1", 0, backlog=4096)
+        print(server.sockets[0].getsockname()[1], flush=True)
         await asyncio.Event().wait()
 
     import uvloop
