@@ -19,8 +19,6 @@ import logging
 import os
 import socket
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -34,6 +32,7 @@ ACTIONS_FILE = "actions.jsonl"
 log = structlog.get_logger()
 _encode = msgspec.json.Encoder().encode
 _CONTEXT = ("run_id", "episode_id", "sample", "attempt", "round")
+_PREFIX = getattr(structlog.contextvars, "STRUCTLOG_KEY_PREFIX", "structlog_")
 
 
 def process_start(pid: int) -> str:
@@ -82,9 +81,8 @@ class ActionLog:
         self.started += 1
         self.in_flight += 1
         action_id = f"{self._prefix}{self._next}"
-        context = structlog.contextvars.get_contextvars()
         record = {"a": action_id, "op": op, "t": time.time()}
-        record.update((k, context[k]) for k in _CONTEXT if k in context)
+        _bound_context(record)
         record.update(fields)
         self._write(record)
         if self._debug:  # a filtered-out debug call still costs a logger bind (~15 µs): skip it
@@ -100,17 +98,9 @@ class ActionLog:
         if self._debug:
             log.debug("action_finished", action_id=action_id, ok=not error)
 
-    @contextmanager
-    def track(self, op: str, **fields: Any) -> Iterator[str]:
+    def track(self, op: str, **fields: Any) -> _Tracked:
         """`with actions.track("model_call", endpoint=...):` around an await that can hang."""
-        action_id = self.start(op, **fields)
-        try:
-            yield action_id
-        except BaseException as exc:  # cancellation too (asyncio CancelledError, trio Cancelled): recorded
-            cancelled = type(exc).__name__ in ("CancelledError", "Cancelled")
-            self.end(action_id, "cancelled" if cancelled else f"{type(exc).__name__}: {exc}")
-            raise
-        self.end(action_id)
+        return _Tracked(self, op, fields)
 
     def close(self) -> None:
         if self._fd >= 0:
@@ -124,6 +114,48 @@ class ActionLog:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+class _Tracked:
+    """One tracked operation: started on entry, ended on exit with the error that ended it, if any.
+
+    A plain class, not `@contextmanager`: a generator per operation cost more than the two writes (it
+    wraps every model call and command)."""
+
+    __slots__ = ("action_id", "actions", "fields", "op")
+
+    def __init__(self, actions: ActionLog, op: str, fields: dict[str, Any]) -> None:
+        self.actions, self.op, self.fields, self.action_id = actions, op, fields, ""
+
+    def __enter__(self) -> str:
+        self.action_id = self.actions.start(self.op, **self.fields)
+        return self.action_id
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if exc is None:
+            self.actions.end(self.action_id)
+            return
+        # cancellation too (asyncio CancelledError, trio Cancelled): recorded
+        cancelled = type(exc).__name__ in ("CancelledError", "Cancelled")
+        self.actions.end(self.action_id, "cancelled" if cancelled else f"{type(exc).__name__}: {exc}")
+
+
+def _bound_context(record: dict[str, Any]) -> None:
+    """Add the episode context bound with structlog (`_CONTEXT` keys that are bound) to `record`.
+
+    Reads those few context variables directly: `get_contextvars` copies the task's whole context and
+    scans every variable in it, twice a step. Falls back to it if structlog keeps them elsewhere."""
+    variables = getattr(structlog.contextvars, "_CONTEXT_VARS", None)
+    if variables is None:
+        context = structlog.contextvars.get_contextvars()
+        record.update((k, context[k]) for k in _CONTEXT if k in context)
+        return
+    for key in _CONTEXT:
+        var = variables.get(_PREFIX + key)
+        if var is not None and (value := var.get(Ellipsis)) is not Ellipsis:
+            record[key] = value
 
 
 def _debug_enabled() -> bool:

@@ -5,9 +5,11 @@ working records onto the trace schema, which imports nothing of ours."""
 
 from __future__ import annotations
 
-import secrets
+import functools
+import random
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
@@ -30,9 +32,14 @@ from repozero.traces import (
     TraceToolCall,
     Usage,
 )
+from repozero.traces.prefix import common_prefix_len
 from repozero.vocabulary import agent_termination
 
 __all__ = ["EpisodeHooks", "trace_message"]
+
+_random32 = functools.partial(random.Random().getrandbits, 32)
+"""The random part of call ids (seeded from the OS once: `secrets` made a syscall per model call); a call id
+only has to be unique within its conversation, whose id it starts with."""
 
 
 def trace_message(message: Message) -> TraceMessage:
@@ -75,16 +82,43 @@ class EpisodeHooks:
         self.started = time.time()
         self.last_call_id = ""
         """The model call whose answer asked for the commands that follow (links tool rows to it)."""
+        self._sent: list[Message] = []
+        self._traced: list[TraceMessage] = []
+        """The last call's messages + response and their trace forms, position by position."""
+        self._tools: tuple[Sequence[ToolSpec], list[dict[str, Any]]] = ((), [])
 
     def _call_id(self) -> str:
-        self.last_call_id = f"{self.conversation_id}-{secrets.token_hex(4)}"
+        self.last_call_id = f"{self.conversation_id}-{_random32():08x}"
         return self.last_call_id
+
+    def _trace_messages(self, messages: Sequence[Message], response: Message) -> list[TraceMessage]:
+        """The trace forms of a call's messages and response, converting only what the previous call of
+        this invocation did not already have at the same position.
+
+        Call k resends calls 1..k-1's messages and responses (the very objects), so converting every one
+        of them cost O(history) per step; reusing the trace objects also makes the writer's prefix check
+        (traces/prefix.py) an identity check. Equal messages convert to equal trace messages, so reuse never
+        changes what is written.
+        """
+        shared = common_prefix_len(self._sent, messages)
+        traced = self._traced[:shared] + [trace_message(m) for m in messages[shared:]]
+        traced.append(trace_message(response))
+        self._sent = [*messages, response]
+        self._traced = traced
+        return traced
+
+    def _trace_tools(self, tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
+        """The tools as plain data, converted once per tools object (an agent offers the same every call)."""
+        if tools is not self._tools[0]:
+            self._tools = (tools, [msgspec.to_builtins(tool) for tool in tools])
+        return self._tools[1]
 
     def model_called(
         self, step: int, messages: Sequence[Message], tools: Sequence[ToolSpec], response: ModelResponse
     ) -> None:
         t = response.timings
         usage = response.usage
+        traced = self._trace_messages(messages, response.message)
         call = ModelCall(
             call_id=self._call_id(),
             episode_id=self.episode_id,
@@ -95,10 +129,10 @@ class EpisodeHooks:
             model=response.model or self.model,
             endpoint=response.endpoint,
             replica=response.replica,
-            messages=[trace_message(m) for m in messages],
-            tools=[msgspec.to_builtins(tool) for tool in tools],
+            messages=traced[:-1],
+            tools=self._trace_tools(tools),
             params=dict(response.params),
-            response=trace_message(response.message),
+            response=traced[-1],
             finish_reason=response.finish_reason,
             usage=Usage(
                 prompt_tokens=usage.prompt_tokens,
