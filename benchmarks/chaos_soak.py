@@ -4,7 +4,8 @@ killed -9 and restarted on the same port once a minute, for 20 minutes (runs fol
 time is up; the last one is let finish). Printed: episodes planned and finished, infra failures, episode
 retries after an infra failure, model retries, lost episodes (planned but not ended exactly once in the
 results store and the traces — must be 0) and the run process's RSS growth; last line
-`soak_lost_episodes: <n>`.
+`soak_lost_episodes: <n>`. A run that exits non-zero has the last lines of its log printed and is resumed,
+as a user would (at most 3 times; `resumes` counts them): lost is what is still not ended after that.
 
     python benchmarks/chaos_soak.py                          # 20 minutes
     python benchmarks/chaos_soak.py --minutes 3 --sandbox local   # a short smoke run
@@ -64,12 +65,9 @@ def soak(args: argparse.Namespace, work: Path) -> None:
         "retry_initial_s = 0.5\nretry_max_s = 4.0\n"
     )
     server_flags = ["--fault-rate", str(args.fault_rate), "--faults", FAULTS, "--latency-ms", "50"]
-    server = serve(port, dataset, work / "server.log", server_flags)
     deadline = time.monotonic() + args.minutes * 60
     totals: Counter[str] = Counter()
-    rss_growth = 0.0
-    restarts = 0
-    next_restart = time.monotonic() + args.restart_every_s
+    chaos = Chaos(port, dataset, work / "server.log", server_flags, args)
     try:
         n = 0
         while n == 0 or time.monotonic() < deadline:
@@ -81,33 +79,62 @@ def soak(args: argparse.Namespace, work: Path) -> None:
                 str(args.concurrency), "--sandbox", args.sandbox, "--out", str(run_dir), "--json",
                 "--display", "off",
             ]  # fmt: skip
-            with log.open("wb") as err, (work / f"run-{n}.out").open("wb") as out:
-                run = subprocess.Popen(argv, stdout=out, stderr=err, start_new_session=True)
-            rss: list[float] = []
-            while run.poll() is None:
-                time.sleep(1.0)
-                if (kb := rss_kb(run.pid)) is not None:
-                    rss.append(kb / 1024)
-                if time.monotonic() >= next_restart:
-                    stop(server)
-                    time.sleep(args.down_s)
-                    server = serve(port, dataset, work / "server.log", server_flags)
-                    restarts += 1
-                    next_restart = time.monotonic() + args.restart_every_s
-            settled = rss[min(len(rss) - 1, 30) :] if rss else []  # past start-up (imports, pools)
-            if len(settled) > 1:
-                rss_growth = max(rss_growth, settled[-1] - settled[0])
-            one = tally(run_dir, log, work / f"run-{n}.out", run.returncode)
+            code = chaos.drive(argv, log, work / f"run-{n}.out")
+            resumes = 0
+            while code != 0 and resumes < 3:  # what a user does after a failed run: resume it
+                tail = log.read_text(errors="replace").strip().splitlines()[-3:]
+                print(f"run {n}: exit {code}: {' | '.join(tail)}; resuming", flush=True)
+                resume = [
+                    *argv[:4], "--resume", str(run_dir), "--config", str(config), "--sandbox", args.sandbox,
+                    "--json", "--display", "off",
+                ]  # fmt: skip
+                code = chaos.drive(resume, log, work / f"run-{n}.out")
+                resumes += 1
+            one = tally(run_dir, log, work / f"run-{n}.out", code)
+            one["resumes"] = resumes
             totals += one
-            print(f"run {n}: exit {run.returncode}, {dict(one)}", flush=True)
+            print(f"run {n}: exit {code}, {dict(one)}", flush=True)
             n += 1
     finally:
-        stop(server)
-    print(f"runs: {n}   server restarts: {restarts}   sandbox: {args.sandbox}")
-    for key in ("planned", "finished", "infra_failed", "episode_retries", "model_retries", "lost"):
+        stop(chaos.server)
+    print(f"runs: {n}   server restarts: {chaos.restarts}   sandbox: {args.sandbox}")
+    for key in ("planned", "finished", "infra_failed", "episode_retries", "model_retries", "resumes", "lost"):
         print(f"{key}: {totals[key]}")
-    print(f"rss_growth_mb: {rss_growth:.1f}")
+    print(f"rss_growth_mb: {chaos.rss_growth:.1f}")
     print(f"soak_lost_episodes: {totals['lost']}")
+
+
+class Chaos:
+    """The model server, killed -9 and restarted on its port every `--restart-every-s`, while runs go on."""
+
+    def __init__(
+        self, port: int, dataset: Path, log: Path, flags: list[str], args: argparse.Namespace
+    ) -> None:
+        self.args, self.start = args, (port, dataset, log, flags)
+        self.server = serve(*self.start)
+        self.restarts = 0
+        self.rss_growth = 0.0
+        self.next_restart = time.monotonic() + args.restart_every_s
+
+    def drive(self, argv: list[str], log: Path, out: Path) -> int:
+        """Run `argv` to its end (stderr appended to `log`, stdout to `out`), restarting the server on time."""
+        with log.open("ab") as err, out.open("wb") as stdout:
+            run = subprocess.Popen(argv, stdout=stdout, stderr=err, start_new_session=True)
+        rss: list[float] = []
+        while run.poll() is None:
+            time.sleep(1.0)
+            if (kb := rss_kb(run.pid)) is not None:
+                rss.append(kb / 1024)
+            if time.monotonic() >= self.next_restart:
+                stop(self.server)
+                time.sleep(self.args.down_s)
+                self.server = serve(*self.start)
+                self.restarts += 1
+                self.next_restart = time.monotonic() + self.args.restart_every_s
+        settled = rss[min(len(rss) - 1, 30) :] if rss else []  # past start-up (imports, pools)
+        if len(settled) > 1:
+            self.rss_growth = max(self.rss_growth, settled[-1] - settled[0])
+        return int(run.returncode)
 
 
 def tally(run_dir: Path, log: Path, out: Path, code: int | None) -> Counter[str]:
