@@ -24,6 +24,7 @@ import pytest
 
 from repozero import RunSpec, load_config
 from repozero.cli import main
+from repozero.errors import UsageError
 from repozero.orchestrator.results_table import result_rows
 from repozero.orchestrator.run import resume_run, start_run
 from repozero.orchestrator.sweep import open_sweep, run_sweep
@@ -242,8 +243,8 @@ def test_a_worker_node_lost_mid_run_and_every_episode_ends_once(
     assert main(["anomalies", str(out)]) == 0
     text = capsys.readouterr().out
     assert "Ray nodes: 2, 1 lost" in text
-    lines = [line for line in text.splitlines() if line.strip().startswith("node-")]
-    assert lines[0].split()[:2] == [victim, "lost"] and lines[1].split()[:2] == [survivor["node"], "alive"]
+    rows = re.findall(r"(node-\w+-\d+)\W+(lost|alive)\b", text)  # the nodes table: a node, then its state
+    assert rows == [(victim, "lost"), (survivor["node"], "alive")], text
     assert re.search(r"\d+ operations started", text)
 
 
@@ -283,3 +284,10 @@ def test_a_ray_address_where_nothing_listens_is_a_usage_error_at_once(tmp_path: 
     assert bad.returncode == 2, bad.stderr[-2000:]
     assert f"--ray-address 127.0.0.1:{port}: cannot join a Ray cluster" in bad.stderr
     assert "Traceback" not in bad.stderr and not (tmp_path / "run").exists()  # nothing half-written
+
+
+def test_a_storage_url_fsspec_cannot_use_is_a_usage_error_before_joining() -> None:
+    from repozero.orchestrator.ray_executor import RayExecutor
+
+    with pytest.raises(UsageError, match="--ray-storage nosuch://bucket/run: not a usable fsspec location"):
+        RayExecutor("127.0.0.1:1", "nosuch://bucket/run").join()

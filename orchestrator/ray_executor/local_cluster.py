@@ -59,7 +59,9 @@ def announce_agent_port(session_dir: Path, args: dict[str, Any]) -> None:
     A raylet reads that port from a file the agent writes once it is up, and aborts after a fixed 15 s
     (Ray 2.60: `WaitForPersistedPort`, not configurable; the agent's listen port is not passed to the
     raylet). On a 2-core machine busy with other work the agent's Python start-up alone takes longer.
-    The port is ours (`node_args`), the agent listens on it and rewrites the same file when it is up."""
+    The port is ours (`node_args`), the agent listens on it and rewrites the same file when it is up.
+    No supported setting replaces this (ray-project/ray#65983; docs/ray.md): the node id that names the
+    file is only known in advance through Ray's test hook RAY_OVERRIDE_NODE_ID_FOR_TESTING."""
     session_dir.mkdir(parents=True, exist_ok=True)
     name = f"dashboard_agent_listen_port_{args['env_vars']['RAY_OVERRIDE_NODE_ID_FOR_TESTING']}"
     (session_dir / name).write_text(str(args["dashboard_agent_listen_port"]))
