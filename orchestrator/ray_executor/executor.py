@@ -78,9 +78,14 @@ class RayExecutor:
         )
 
     def _fetch(self, into: Path) -> None:
-        """The nodes' traces and targets from the storage into the run (or sweep) directory."""
-        if self.storage:
+        """The nodes' traces and targets from the storage into the run (or sweep) directory. A failure is
+        logged, not raised (the results are recorded already; the next call or `--resume` fetches again)."""
+        if not self.storage:
+            return
+        try:
             download(self.storage, into)
+        except OSError as exc:
+            log.warning("ray_storage_fetch_failed", url=self.storage, into=str(into), error=str(exc))
 
     def run(
         self,
