@@ -160,9 +160,9 @@ async def rate_and_cpu(
                 counted += 1
 
     async def clock() -> None:
-        await anyio.sleep(start - time.monotonic())
+        await anyio.sleep(max(0.0, start - time.monotonic()))
         cpu[0] = time.process_time()
-        await anyio.sleep(stop - time.monotonic())
+        await anyio.sleep(max(0.0, stop - time.monotonic()))
         cpu[1] = time.process_time()
 
     async with anyio.create_task_group() as tg:
