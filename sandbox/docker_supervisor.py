@@ -36,10 +36,16 @@ class Supervisor:
         proc = await DockerExecProcess.start(client, container_id, _BOOT, user="0:0", killer=None)
         supervisor = cls(proc)
         try:
-            with anyio.fail_after(BACKSTOP_S * 2):
-                script = SUPERVISOR_SCRIPT.encode()
-                await proc.send(b"%d\n%s" % (len(script), script))
-                ready = await supervisor._line()
+            try:
+                with anyio.fail_after(BACKSTOP_S * 2):
+                    script = SUPERVISOR_SCRIPT.encode()
+                    await proc.send(b"%d\n%s" % (len(script), script))
+                    ready = await supervisor._line()
+            except TimeoutError:  # a SandboxError, so a pool backs off and an episode fails as infra:
+                raise SandboxError(  # a bare TimeoutError took a whole run down (the chaos soak, loaded)
+                    f"docker supervisor did not report ready within {BACKSTOP_S * 2:g} s "
+                    f"(a loaded machine or daemon?): {bytes(proc.stderr)[-300:]!r}"
+                ) from None
             if not ready.startswith("ready "):
                 raise SandboxError(
                     f"docker supervisor did not start: {ready!r} {bytes(proc.stderr)[-300:]!r}"
