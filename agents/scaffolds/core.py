@@ -236,8 +236,10 @@ def trim_history(messages: list[Message], turns: int) -> list[Message]:
     """What a call sends under `history_turns`: the head (every message up to the first user message:
     system and task) and the last `turns` turns, each an assistant message and what follows it (so a
     tool call keeps its results). The conversation itself keeps everything; 0 trims nothing."""
+    if turns <= 0:  # the default: nothing to scan (this runs before every call)
+        return messages
     starts = [i for i, m in enumerate(messages) if m.role == "assistant"]
-    if turns <= 0 or len(starts) <= turns:
+    if len(starts) <= turns:
         return messages
     head = next((i + 1 for i, m in enumerate(messages) if m.role == "user"), 0)
     return messages[:head] + messages[max(starts[-turns], head) :]
