@@ -28,7 +28,7 @@ from pathlib import Path
 
 from repozero import RunSpec, load_config
 from repozero.orchestrator.ray_executor import RayExecutor
-from repozero.orchestrator.ray_executor.local_cluster import local_cluster, node_args
+from repozero.orchestrator.ray_executor.local_cluster import add_node, local_cluster
 from repozero.orchestrator.run import start_run
 
 DATASET = str(Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "fakellm")
@@ -88,7 +88,7 @@ def main() -> None:
         local = phase("local", out, args, None)
         with local_cluster(workers=1, cpus=1) as (cluster, _):
             one = phase("ray_1_node", out, args, RayExecutor(cluster.address))
-            cluster.add_node(**node_args(1))
+            add_node(cluster, 1)  # its agent's port announced, as local_cluster's own nodes (docs/ray.md)
             cluster.wait_for_nodes()
             two = phase("ray_2_nodes", out, args, RayExecutor(cluster.address))
             trip = actor_round_trip_ms()
