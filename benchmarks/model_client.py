@@ -244,7 +244,7 @@ async def measure(fast: str, slow: str, quick: bool) -> None:
     print(f"ours_rps_64: {ours_sum / rounds:.0f}")
     print(f"bare_aiohttp_rps_64: {bare_sum / rounds:.0f}")
     print(f"httpx_default_rps_64: {default:.0f}")
-    print(f"ratio_vs_httpx_default_64: {ours_sum / rounds / default:.2f}")
+    print(f"ratio_vs_httpx_default_64: {ours_sum / rounds / default if default else float('inf'):.2f}")
     print(f"ratio_vs_bare_aiohttp_64: {ours_sum / bare_sum:.3f}", flush=True)
     for callers in (512, 2048):
         slow_rps, cpu_ms = await ours_and_cpu(slow, callers, 2.0 if quick else 4.0, 5.0 if quick else 20.0)
