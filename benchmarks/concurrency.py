@@ -7,7 +7,8 @@ phases, each in a fresh process, drive E episodes at once against it:
 - bare: the same HTTP client (`open_models`, token ids requested) and the same persistent shells in the
   same sandboxes, in a plain async loop — no events, no traces, no results store, no action log;
 - orchestrator: `repozero run` in-process (`start_run`, `--ace-rounds 0`, `--concurrency E`, plain
-  progress lines, info logging), one sample × E attempts.
+  progress lines, info logging), one sample × E attempts, `limits.sandboxes.local=E` (the default cap,
+  RAM / 48 MiB, is below 1,000 here: a second wave of episodes would measure the cap, not the run).
 
 What is measured, plainly: `*_wall_s` is the agent phase — from the moment episodes may start (bare: the
 backend and client are open; orchestrator: `RunStarted`, after the Docker pool was pre-warmed) until the
@@ -288,8 +289,10 @@ def _action_stats(path: Path, started: float) -> tuple[list[float], float]:
 
 
 def _sandbox_overrides(docker: bool, episodes: int) -> list[str]:
+    """Every episode holds a sandbox at once: the default cap on open sandboxes (RAM / 48 MiB for local
+    ones, 502 on a 23 GiB machine) would run 1,000 episodes in two waves, twice the ideal by itself."""
     if not docker:
-        return []
+        return [f"limits.sandboxes.local={episodes}"]
     return [f"sandbox.docker_pool_size={episodes}", "sandbox.docker_start_concurrency=8"]
 
 
