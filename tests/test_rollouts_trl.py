@@ -73,19 +73,22 @@ def test_trls_generation_path_takes_our_episodes_prompt_by_prompt(tmp_path: Path
     prompts = ["fx-slug", "fx-slug", "fx-stats", "fx-stats"]  # TRL repeats each prompt num_generations times
     with TrlRollouts(load_config(), spec) as rollouts:
         trainer = _shell_trainer(rollouts, tokenizer, step=3)
-        raw = rollouts.rollout_func(list(prompts), trainer)
+        seen: list[dict[str, Any]] = []  # what our function gave TRL, to hold TRL's output against
+        trainer.rollout_func = lambda p, t: seen.append(rollouts.rollout_func(p, t)) or seen[-1]
         prompt_ids, completion_ids, env_mask, completions, logprobs, extra, images, _ = trainer._generate(
             prompts
         )
+        (raw,) = seen
         with pytest.raises(UsageError, match="must name a sample"):
             rollouts.rollout_func([{"no": "messages"}], trainer)
     with pytest.raises(UsageError, match="inside `with TrlRollouts"):
         rollouts.rollout_func(prompts, trainer)
-    assert rollouts.batches == 2 and images is None
+    assert rollouts.batches == 1 and images is None
     assert [len(v) for v in (prompt_ids, completion_ids, env_mask, completions, logprobs)] == [4] * 5
     assert extra["repozero_reward"] == [1.0, 1.0, 0.0, 0.0]  # gold solves fx-slug, never fails fx-stats
     assert extra["repozero_reward_masked"] == [False] * 4 and extra["repozero_policy_version"] == [3] * 4
     assert len(set(extra["repozero_episode_id"])) == 4 and "env_mask" not in extra
+    assert extra["repozero_segment"] == [0] * 4 and extra["repozero_segments"] == [1] * 4  # one stream each
     rates = [r[0] for r in extra["repozero_round_pass_rates"]]  # hidden PR of round 0
     assert rates[:2] == [1.0, 1.0] and rates[2] == rates[3] < 1.0
     for i in range(4):
