@@ -1,11 +1,11 @@
-"""One shared HTTP client for every model endpoint: httpx on the aiohttp transport, sized for our load.
+"""One shared HTTP pool for every model endpoint: our own connections on asyncio, httpx elsewhere.
 
-httpx's own transport collapses under hundreds of concurrent requests (encode/httpx#3215); the
-`httpx-aiohttp` transport keeps the httpx API on aiohttp's connection pool. That transport ignores
-the client's `limits` and builds a 100-connection pool unless handed a session, so we hand it one
-whose connector is sized for the sum of our endpoints' connection limits.
+For the rare calls that want httpx's full API (model lists), `client` is an `httpx.AsyncClient` on the
+`httpx-aiohttp` transport: httpx's own transport collapses under hundreds of concurrent requests
+(encode/httpx#3215). That transport ignores the client's `limits` and builds a 100-connection pool
+unless handed a session, so we hand it one whose connector is sized for our endpoints' limits.
 
-Hot path: on asyncio, model calls (`post`, `exchange`) do not go through httpx or aiohttp at all but
+Hot path: on asyncio, model calls (`post`, `exchange`) go through neither httpx nor aiohttp but
 over our own keep-alive connections (`conn.LeanPool`): at thousands of concurrent calls, and for
 streams of one event per token, their layers cost more CPU than the rest of the call (measured in
 docs/models.md). Elsewhere (trio), requests go straight to httpx's transport (`handle_async_request`),
@@ -24,7 +24,6 @@ import aiohttp
 import httpx
 import sniffio
 from httpx_aiohttp import AiohttpTransport
-from httpx_aiohttp.transport import AiohttpResponseStream
 
 from repozero.agents.models.codec import BadResponse
 from repozero.agents.models.conn import Exchange, LeanPool
@@ -70,12 +69,8 @@ class HttpStream:
 
     def reader(self) -> Callable[[], Awaitable[bytes]]:
         """A read of the body's next bytes as the network delivered them (several events, or part of
-        one; `b""` at its end). On aiohttp, its own buffer's `readany`: the layers between (httpx's
-        byte stream, the transport's async generator and its exception mapping) cost more per read
-        than our parse of the events read; aiohttp's errors are `aiohttp.ClientError`s then."""
-        stream = self.response.stream
-        if "content-encoding" not in self.response.headers and isinstance(stream, AiohttpResponseStream):
-            return stream._aiohttp_response.content.readany
+        one; `b""` at its end). Only on httpx's own transport (trio): on asyncio streams are read on
+        our own connections (`HttpPool.exchange`)."""
         return _next_of(self.response.aiter_bytes())
 
     async def reply(self) -> HttpReply:
