@@ -264,8 +264,12 @@ def _prepare(
 
 
 async def _mount_tmpfs(root: Path, size_mb: int) -> None:
+    """In a worker thread: mount(2) takes the kernel's one mount lock, which the bwrap processes of every
+    open sandbox also take (each re-reads the mount table, one entry per open sandbox); with hundreds open
+    the call waits for seconds, and on the event loop every episode would wait with it."""
+    options = f"size={size_mb}m,nr_inodes=100k,mode=0711"
     try:
-        mount_tmpfs(root, "repozero-sbx", f"size={size_mb}m,nr_inodes=100k,mode=0711")
+        await anyio.to_thread.run_sync(mount_tmpfs, root, "repozero-sbx", options)
     except OSError as exc:
         raise SandboxError(f"cannot mount the sandbox tmpfs at {root}: {exc.strerror}") from exc
 
@@ -274,6 +278,12 @@ async def _teardown(root: Path, mounted: bool, cgroups: SandboxCgroups | None) -
     if cgroups is not None:
         await cgroups.kill_all()
         await cgroups.remove()
+    await anyio.to_thread.run_sync(_remove_files, root, mounted)
+
+
+def _remove_files(root: Path, mounted: bool) -> None:
+    """Unmount and delete a sandbox's files (in a worker thread: umount2(2) waits on the same kernel mount
+    lock as mount(2), see `_mount_tmpfs`)."""
     if mounted:
         unmount(root)
     shutil.rmtree(root, ignore_errors=True)
