@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import anyio
+import anyio.lowlevel
 
 from repozero.errors import SandboxError
 from repozero.log import get_logger
@@ -263,13 +264,27 @@ def _prepare(
     )  # fmt: skip
 
 
+_MOUNT_THREADS = 4
+_mount_slots: list[tuple[object, anyio.CapacityLimiter]] = []
+"""Worker threads for mount calls, for the running event loop: the calls serialize in the kernel anyway,
+and threads blocked there must not take all of anyio's default pool (trace fsyncs and tree copies share
+it). One entry, replaced when another loop asks: a process runs its loops in turn; only the last is kept."""
+
+
+def _mount_limiter() -> anyio.CapacityLimiter:
+    token = anyio.lowlevel.current_token()
+    if not _mount_slots or _mount_slots[0][0] != token:
+        _mount_slots[:] = [(token, anyio.CapacityLimiter(_MOUNT_THREADS))]
+    return _mount_slots[0][1]
+
+
 async def _mount_tmpfs(root: Path, size_mb: int) -> None:
     """In a worker thread: mount(2) takes the kernel's one mount lock, which the bwrap processes of every
     open sandbox also take (each re-reads the mount table, one entry per open sandbox); with hundreds open
     the call waits for seconds, and on the event loop every episode would wait with it."""
     options = f"size={size_mb}m,nr_inodes=100k,mode=0711"
     try:
-        await anyio.to_thread.run_sync(mount_tmpfs, root, "repozero-sbx", options)
+        await anyio.to_thread.run_sync(mount_tmpfs, root, "repozero-sbx", options, limiter=_mount_limiter())
     except OSError as exc:
         raise SandboxError(f"cannot mount the sandbox tmpfs at {root}: {exc.strerror}") from exc
 
@@ -278,7 +293,7 @@ async def _teardown(root: Path, mounted: bool, cgroups: SandboxCgroups | None) -
     if cgroups is not None:
         await cgroups.kill_all()
         await cgroups.remove()
-    await anyio.to_thread.run_sync(_remove_files, root, mounted)
+    await anyio.to_thread.run_sync(_remove_files, root, mounted, limiter=_mount_limiter())
 
 
 def _remove_files(root: Path, mounted: bool) -> None:
