@@ -56,6 +56,7 @@ def _fill(path: Path) -> int:
         os.close(fd)
 
 
+@pytest.mark.timeout(900)  # two real runs; over 300 s at load average 40-130
 def test_disk_fills_mid_run_then_resume_finishes(small_disk: Path, tmp_path: Path) -> None:
     ds = H.make_dataset(tmp_path)
     run_dir = small_disk / "run"

@@ -94,6 +94,7 @@ def _finished(run_dir: Path) -> int:
     return H.finished_count(run_dir)
 
 
+@pytest.mark.timeout(900)  # its own deadlines allow 900 s on a loaded machine; 300 s cut it short
 def test_dockerd_restart_mid_run_then_kill_9_and_reap(daemon: Daemon, tmp_path: Path) -> None:
     ds = H.make_dataset(tmp_path)
     run_dir = tmp_path / f"rz-dockerd-{os.getpid()}"

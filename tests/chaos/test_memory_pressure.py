@@ -26,7 +26,7 @@ from repozero.orchestrator.limits import cgroup_memory_limit
 from repozero.traces import TraceReader
 
 H = sys.modules["repozero_chaos_helpers"]
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]  # 300 episodes; minutes on a loaded machine
 
 ROOM = 100
 """Concurrent episodes the cgroup is sized for: 48 MiB per local sandbox (orchestrator/limits.py)."""
