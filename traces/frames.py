@@ -61,7 +61,7 @@ def frame_error(
                 else f"line {n} of the frame"
             )
             return TraceFormatError(
-                f"{path}: {at}, in the frame at byte {offset}: {why}. This is not a line a trace writer "
+                f"{where}: {at}: {why}. This is not a line a trace writer "
                 f"writes (edited by hand?): restore the shard from a copy, or move it out of the run "
                 f"(the results of its episodes stand; their traces are then lost)"
             )

@@ -93,7 +93,12 @@ def test_a_shard_edited_by_hand_is_named_with_its_line_and_nothing_is_written(
         stderr = capsys.readouterr().err
         assert code == 2, (argv, stderr[-2000:])
         error = stderr.strip().splitlines()[-1]
-        assert error.startswith(f"repozero: error: {shard}: "), (argv, error)
+        assert error.startswith(
+            (f"repozero: error: {shard}: ", f"repozero: error: {shard} (frame at byte ")
+        ), (
+            argv,
+            error,
+        )
         assert why in error, (argv, error)
         if line:
             assert f"line {line} (`zstd -dc {shard.name}`)" in error, (argv, error)
