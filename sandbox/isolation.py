@@ -19,6 +19,7 @@ import anyio.lowlevel
 
 from repozero.log import get_logger
 from repozero.records import Record
+from repozero.sandbox.keeper import keeper_works
 from repozero.sandbox.mounts import mount_tmpfs, unmount
 
 __all__ = ["CGROUP_V1", "Isolation", "detect_isolation", "reset_isolation_cache"]
@@ -39,6 +40,11 @@ class Isolation(Record, kw_only=True):
     setpriv: str = ""
     prlimit: str = ""
     tmpfs: bool = False
+    unshare: str = ""
+    nsenter: str = ""
+    keeper: bool = False
+    """A sandbox's tmpfs can live in a mount namespace of its own (sandbox/keeper.py): root, namespaces,
+    `unshare` and `nsenter`, and a probe keeper that mounted."""
     cgroup_pids: str = ""
     """cgroup v1 `pids` parent dir for per-sandbox groups ("" if unavailable)."""
     cgroup_memory: str = ""
@@ -107,12 +113,14 @@ async def _probe(want: str) -> Isolation:
     tmpfs = privileged and await _tmpfs_works()
     if not tmpfs:
         missing.append("tmpfs work dir (needs root and mount)")
+    unshare, nsenter = (shutil.which(n) or "" for n in ("unshare", "nsenter"))
+    keeper = tmpfs and mode == "bwrap" and bool(nsenter) and await keeper_works(unshare, setpriv)
     pids, memory = _cgroup_dir("pids"), _cgroup_dir("memory")
     if not (pids and memory):
         missing.append("cgroups (needs root and cgroup v1 pids+memory)")
     return Isolation(
         mode=mode, privileged=privileged, bwrap=bwrap, setpriv=setpriv, prlimit=prlimit, tmpfs=tmpfs,
-        cgroup_pids=pids, cgroup_memory=memory, missing=missing,
+        unshare=unshare, nsenter=nsenter, keeper=keeper, cgroup_pids=pids, cgroup_memory=memory, missing=missing,
     )  # fmt: skip
 
 

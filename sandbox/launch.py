@@ -1,6 +1,7 @@
 """The argv that starts one process inside a local sandbox, as a chain of small exec'ing wrappers.
 
-    sh (root: join the sandbox's cgroups) → prlimit (rlimits) → bwrap (namespaces, a minimal filesystem:
+    sh (root: join the sandbox's cgroups) → nsenter (the mount namespace holding the sandbox's tmpfs,
+    sandbox/keeper.py) → prlimit (rlimits) → bwrap (namespaces, a minimal filesystem:
     the toolchain at /usr/bin, system libraries read-only, the sandbox's tmpfs dirs at /work, /tmp and
     /home/sandbox, nothing else of the host) → setpriv (root: the sandbox's own uid, no capabilities,
     no new privileges) → the command
@@ -43,6 +44,8 @@ class Layout(Record, kw_only=True):
     Python's multiprocessing locks, libfaketime — need it writable, as in a container."""
     uid: int | None = None
     gid: int | None = None
+    mount_ns: str = ""
+    """The mount namespace (a /proc/PID/ns/mnt file) the host paths above are in; "" for the host's."""
     cgroup_procs: list[str] = []
     path_dirs: list[str] = []
     ro_paths: list[str] = []
@@ -160,6 +163,8 @@ def launch_argv(iso: Isolation, layout: Layout, spec: SandboxSpec, argv: list[st
     if not argv:
         raise ValueError("empty argv")
     chain = [*_cgroup_prefix(layout), *_rlimits(iso, spec)]
+    if iso.namespaces and layout.mount_ns:
+        chain += [iso.nsenter, f"--mount={layout.mount_ns}", "--"]
     if iso.namespaces:
         chain += _bwrap(iso, layout, spec, cwd)
         chain += _drop(iso, layout, f"{IN_LIBEXEC}/setpriv")

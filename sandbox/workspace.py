@@ -14,6 +14,7 @@ from pathlib import Path
 
 import anyio
 import anyio.lowlevel
+import msgspec
 
 from repozero.errors import SandboxError
 from repozero.log import get_logger
@@ -22,6 +23,7 @@ from repozero.sandbox.cgroups import SandboxCgroups
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.hostfs import HostView
 from repozero.sandbox.isolation import Isolation
+from repozero.sandbox.keeper import Keeper
 from repozero.sandbox.launch import Layout, sandbox_dirs
 from repozero.sandbox.mounts import mount_tmpfs, unmount
 from repozero.sandbox.owner import owner_alive, start_time
@@ -151,10 +153,14 @@ class Workspace:
     """Host dirs, uid and cgroups of one local sandbox."""
 
     def __init__(
-        self, sid: str, root: Path, layout: Layout, cgroups: SandboxCgroups | None, mounted: bool
-    ) -> None:
+        self, sid: str, root: Path, layout: Layout, cgroups: SandboxCgroups | None, mounted: bool,
+        keeper: Keeper | None = None,
+    ) -> None:  # fmt: skip
         self.id, self.root, self.layout, self.cgroups, self.mounted = sid, root, layout, cgroups, mounted
-        self.logs = root / "logs"
+        self.keeper = keeper
+        self.host_root = keeper.host_path(root) if keeper else root
+        """Where the host reaches the sandbox's files (through the keeper when it holds the tmpfs)."""
+        self.logs = self.host_root / "logs"
         self.view: HostView | None = None
 
     @classmethod
@@ -168,11 +174,13 @@ class Workspace:
         root = base / sid
         uid = _pick_uid(cfg) if iso.privileged else os.getuid()
         gid = uid if iso.privileged else os.getgid()
-        mounted, cgroups = False, None
+        mounted, cgroups, keeper = False, None, None
         try:
             _write_owner(root, uid if iso.privileged else None)  # first: a reaper sees no dir without one
             root.mkdir(mode=0o711)
-            if iso.tmpfs:
+            if iso.tmpfs and iso.keeper and cfg.local_mount_namespace:
+                keeper = await _keep_tmpfs(iso, root, spec.tmpfs_mb)
+            elif iso.tmpfs:
                 await _mount_tmpfs(root, spec.tmpfs_mb)
                 mounted = True
             if iso.cgroup_pids and iso.cgroup_memory:
@@ -183,16 +191,19 @@ class Workspace:
                     pids=spec.pids,
                     memory_mb=spec.memory_mb,
                 )
-            layout = _prepare(root, uid, gid, iso, spec, toolchain, cgroups)
+            host = keeper.host_path(root) if keeper else root
+            layout = _prepare(root, host, uid, gid, iso, spec, toolchain, cgroups)
+            if keeper:
+                layout = msgspec.structs.replace(layout, mount_ns=keeper.namespace)
         except BaseException:
             with anyio.CancelScope(shield=True):
-                await _teardown(root, mounted, cgroups)  # nothing ran as the uid yet
+                await _teardown(root, mounted, cgroups, keeper)  # nothing ran as the uid yet
             if iso.privileged:
                 _release_uid(uid)
             raise
-        ws = cls(sid, root, layout, cgroups, mounted)
+        ws = cls(sid, root, layout, cgroups, mounted, keeper)
         workdir = sandbox_dirs(iso, layout)[0]
-        mounts = _view_mounts(iso, layout)
+        mounts = _view_mounts(iso, layout, root, ws.host_root)
         ws.view = HostView(
             mounts, workdir=workdir, uid=uid if iso.privileged else None, gid=gid if iso.privileged else None
         )
@@ -214,7 +225,7 @@ class Workspace:
 
     async def destroy(self) -> None:
         killed = await self.kill_all()
-        await _teardown(self.root, self.mounted, self.cgroups)
+        await _teardown(self.root, self.mounted, self.cgroups, self.keeper)
         uid = self._own_uid()
         if uid is not None and killed:
             _release_uid(uid)  # else the claim stays: the next start reaps the uid once we are gone
@@ -222,16 +233,18 @@ class Workspace:
             log.warning("sandbox_processes_survived", sandbox=self.id, uid=uid)
 
 
-def _view_mounts(iso: Isolation, layout: Layout) -> dict[str, Path]:
+def _view_mounts(iso: Isolation, layout: Layout, root: Path, host: Path) -> dict[str, Path]:
+    """In-sandbox dir → where the host reaches it (`root` seen as `host`)."""
     from repozero.sandbox.launch import IN_HOME, IN_TMP, IN_WORK
 
-    if iso.namespaces:
-        return {IN_WORK: Path(layout.work), IN_TMP: Path(layout.tmp), IN_HOME: Path(layout.home)}
-    return {p: Path(p) for p in (layout.work, layout.tmp, layout.home)}
+    dirs = (layout.work, layout.tmp, layout.home)
+    reached = [host / Path(d).relative_to(root) for d in dirs]
+    return dict(zip((IN_WORK, IN_TMP, IN_HOME) if iso.namespaces else dirs, reached, strict=True))
 
 
 def _prepare(
     root: Path,
+    host: Path,
     uid: int,
     gid: int,
     iso: Isolation,
@@ -239,20 +252,21 @@ def _prepare(
     toolchain: Path,
     cgroups: SandboxCgroups | None,
 ) -> Layout:
+    """Make the sandbox's dirs (at `host`, the host's way to `root`); the layout names them under `root`."""
     for name in ("work", "tmp", "home"):
-        (root / name).mkdir(mode=0o700)
+        (host / name).mkdir(mode=0o700)
         if iso.privileged:
-            os.chown(root / name, uid, gid)
-    (root / "shm").mkdir()
+            os.chown(host / name, uid, gid)
+    (host / "shm").mkdir()
     os.chmod(
-        root / "shm", 0o1777
+        host / "shm", 0o1777
     )  # as /dev/shm is: the launcher chain (root, no DAC override) writes there too
-    (root / "etc").mkdir(mode=0o755)
-    (root / "logs").mkdir(mode=0o700)
-    (root / "etc" / "passwd").write_text(
+    (host / "etc").mkdir(mode=0o755)
+    (host / "logs").mkdir(mode=0o700)
+    (host / "etc" / "passwd").write_text(
         f"root:x:0:0:root:/root:/usr/sbin/nologin\nsandbox:x:{uid}:{gid}:sandbox:/home/sandbox:/bin/bash\n"
     )
-    (root / "etc" / "group").write_text(f"root:x:0:\nsandbox:x:{gid}:\n")
+    (host / "etc" / "group").write_text(f"root:x:0:\nsandbox:x:{gid}:\n")
     for path in (*spec.path_dirs, *spec.ro_paths):
         if not Path(path).is_absolute() or not Path(path).exists():
             raise SandboxError(f"sandbox spec: {path!r} must be an existing absolute host path")
@@ -289,10 +303,33 @@ async def _mount_tmpfs(root: Path, size_mb: int) -> None:
         raise SandboxError(f"cannot mount the sandbox tmpfs at {root}: {exc.strerror}") from exc
 
 
-async def _teardown(root: Path, mounted: bool, cgroups: SandboxCgroups | None) -> None:
+async def _keep_tmpfs(iso: Isolation, root: Path, size_mb: int) -> Keeper:
+    """A keeper holding a namespace with the sandbox's tmpfs at `root` (the host's `root` stays empty)."""
+    try:
+        keeper = await Keeper.start(iso.unshare, iso.setpriv)
+    except OSError as exc:
+        raise SandboxError(f"cannot start the namespace keeper of the sandbox at {root}: {exc}") from exc
+    options = f"size={size_mb}m,nr_inodes=100k,mode=0711"
+    try:
+        await anyio.to_thread.run_sync(
+            keeper.mount_tmpfs, root, "repozero-sbx", options, limiter=_mount_limiter()
+        )
+    except BaseException as exc:
+        await keeper.stop()
+        if isinstance(exc, OSError):
+            raise SandboxError(f"cannot mount the sandbox tmpfs at {root}: {exc.strerror}") from exc
+        raise
+    return keeper
+
+
+async def _teardown(
+    root: Path, mounted: bool, cgroups: SandboxCgroups | None, keeper: Keeper | None = None
+) -> None:
     if cgroups is not None:
         await cgroups.kill_all()
         await cgroups.remove()
+    if keeper is not None:
+        await keeper.stop()  # the tmpfs goes with the last process in its namespace
     await anyio.to_thread.run_sync(_remove_files, root, mounted, limiter=_mount_limiter())
 
 

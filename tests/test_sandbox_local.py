@@ -198,7 +198,7 @@ async def test_each_sandbox_runs_as_its_own_unprivileged_uid() -> None:
         async with backend.open(SandboxSpec()) as one, backend.open(SandboxSpec()) as two:
             ids = [int((await box.exec(["id", "-u"])).stdout) for box in (one, two)]
             await one.exec("echo x > mine.txt")
-            owner = os.stat(f"{one._ws.layout.work}/mine.txt").st_uid  # type: ignore[attr-defined]
+            owner = os.stat(one._ws.view.host_path("mine.txt")).st_uid  # type: ignore[attr-defined]
     assert 0 not in ids and ids[0] != ids[1] and owner == ids[0]
 
 
@@ -254,6 +254,44 @@ async def test_close_kills_everything_and_removes_the_workspace() -> None:
     assert _procs_of_uid(uid) == []
 
 
+def _host_sandbox_mounts() -> int:
+    with open("/proc/self/mountinfo") as info:
+        return sum(" repozero-sbx " in line for line in info)
+
+
+@ROOT_ONLY
+async def test_each_tmpfs_lives_in_a_namespace_of_its_own_not_the_hosts() -> None:
+    """Open sandboxes add nothing to the host's mount table (every bwrap start re-reads it); each still
+    has a tmpfs of its own, seen by the host's file calls and its processes alike, gone at close."""
+    spec = SandboxSpec(tmpfs_mb=32)
+    before = _host_sandbox_mounts()
+    with anyio.fail_after(30):
+        async with LocalBackend().open(spec) as one, LocalBackend().open(spec) as two:
+            assert _host_sandbox_mounts() == before
+            await one.write_file("from-host.txt", b"host\n")
+            made = await one.shell("cat from-host.txt && echo sandbox > made.txt && cat /proc/mounts")
+            assert made.exit_code == 0 and made.stdout.startswith(b"host\n"), made
+            assert f"/work tmpfs rw,nosuid,nodev,relatime,size={32 * 1024}k".encode() in made.stdout
+            assert await one.read_file("made.txt") == b"sandbox\n"
+            assert (await two.exec(["cat", "/work/from-host.txt"])).exit_code != 0
+            keeper = one._ws.keeper  # type: ignore[attr-defined]
+            assert keeper is not None and _exists(f"/proc/{keeper.pid}")
+    assert not _exists(f"/proc/{keeper.pid}")  # reaped: no zombie left
+    assert _host_sandbox_mounts() == before
+
+
+@ROOT_ONLY
+async def test_without_a_mount_namespace_the_tmpfs_is_mounted_on_the_host() -> None:
+    """`sandbox.local_mount_namespace = false`: the host-mounted tmpfs of before, unmounted at close."""
+    before = _host_sandbox_mounts()
+    with anyio.fail_after(30):
+        async with LocalBackend(SandboxConfig(local_mount_namespace=False)).open(SandboxSpec()) as box:
+            assert _host_sandbox_mounts() == before + 1
+            await box.write_file("a.txt", b"x")
+            assert (await box.shell("cat a.txt")).stdout == b"x"
+    assert _host_sandbox_mounts() == before
+
+
 CRASHER = textwrap.dedent(
     """
     import anyio, sys
@@ -263,7 +301,7 @@ CRASHER = textwrap.dedent(
     async def main():
         async with LocalBackend(SandboxConfig(local_root=sys.argv[1])).open(SandboxSpec()) as box:
             await box.shell("sleep 300 &")
-            print("SANDBOX", box._ws.root, box._ws.layout.uid, flush=True)
+            print("SANDBOX", box._ws.root, box._ws.layout.uid, box._ws.keeper.pid, flush=True)
             await anyio.sleep(300)
 
     anyio.run(main)
@@ -276,7 +314,9 @@ CRASHER = textwrap.dedent(
 async def test_a_crashed_runs_sandboxes_are_reaped_at_the_next_start(
     tmp_path: Path, reaper_root: str
 ) -> None:
-    """The next backend reaps them, whether it uses the crashed run's local_root or another one."""
+    """Its tmpfs dies with it (its namespace keeper is killed with its parent); the next backend reaps its
+    processes, uid and cgroups whether it uses the crashed run's local_root or another one, and its
+    (empty) dir under its own local_root."""
     from repozero.sandbox.workspace import _procs_of_uid, reap_stale
 
     base = tmp_path / "sbx"
@@ -285,13 +325,15 @@ async def test_a_crashed_runs_sandboxes_are_reaped_at_the_next_start(
     )
     try:
         with anyio.fail_after(30):
-            root, uid = await _crash_a_run(base)
-            assert _exists(root)  # its processes died with it (bwrap: --die-with-parent); its tmpfs did not
+            root, uid, keeper = await _crash_a_run(base)
+            assert _exists(root) and not _is_mount(root)  # never mounted in the host's namespace
+            await _wait_gone(keeper)
             groups = bool((await backend.isolation()).cgroup_pids)
             assert bool(_groups_of(root.name)) == groups
             async with backend.open(SandboxSpec()) as box:
                 await box.exec(["true"])
-        assert not _exists(root) and _procs_of_uid(uid) == [] and _groups_of(root.name) == []
+        assert _exists(root) == (reaper_root == "other")  # another root's empty dir waits for its own reaper
+        assert _procs_of_uid(uid) == [] and _groups_of(root.name) == []
     finally:
         with anyio.CancelScope(shield=True):
             await reap_stale(base, await backend.isolation())  # a failed assertion must not leave a mount
@@ -302,7 +344,28 @@ def _groups_of(sid: str) -> list[Path]:
     return [g for c in ("pids", "memory") for g in Path(f"/sys/fs/cgroup/{c}/repozero").glob(f"{sid}.*")]
 
 
-async def _crash_a_run(base: Path) -> tuple[Path, int]:
+async def _wait_gone(pid: int) -> None:
+    """Until `pid` is gone or a zombie (this container's init may be slow to reap what it inherits)."""
+    for _ in range(1000):
+        if _proc_state(pid) in ("", "Z"):
+            return
+        await anyio.sleep(0.01)
+    raise AssertionError(f"process {pid} still runs")
+
+
+def _proc_state(pid: int) -> str:
+    """A process's state letter ("" when it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except FileNotFoundError:
+        return ""
+
+
+def _is_mount(path: Path) -> bool:
+    return os.path.ismount(path)
+
+
+async def _crash_a_run(base: Path) -> tuple[Path, int, int]:
     """Start a process that opens a sandbox (with a background job), SIGKILL it; where it left things."""
     argv = [sys.executable, "-c", CRASHER, str(base)]
     async with await anyio.open_process(argv, stderr=subprocess.DEVNULL) as crasher:
@@ -314,5 +377,5 @@ async def _crash_a_run(base: Path) -> tuple[Path, int]:
         finally:
             crasher.kill()
             await crasher.wait()
-    root, uid = seen.partition(b"SANDBOX ")[2].decode().split()[:2]
-    return Path(root), int(uid)
+    root, uid, keeper = seen.partition(b"SANDBOX ")[2].decode().split()[:3]
+    return Path(root), int(uid), int(keeper)
