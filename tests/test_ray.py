@@ -1,5 +1,5 @@
 """`--executor ray` on a real local Ray cluster (a head with no CPUs and two 1-CPU worker nodes, shared by
-the module): the same results as the local executor, a worker node lost mid-run, a killed driver resumed.
+the module: `cluster` in tests/ray_fixtures.py): the same results as the local executor, a worker node lost mid-run, a killed driver resumed.
 
 Start-up is the cost (several seconds of Ray processes per node on 2 cores): one cluster for the module,
 few episodes, the scripted `fake:gold` model. The node-loss test runs last: it leaves one worker node.
@@ -16,7 +16,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,15 +33,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
 
 DATASET = "builtin:py2js-lite"
 SAMPLES = "base58-*"  # two samples of the built-in dataset: lean, and both nodes get work
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Any]:
-    from repozero.orchestrator.ray_executor.local_cluster import local_cluster
-
-    with local_cluster(workers=2, cpus=1) as (c, nodes):
-        c.worker_nodes_started = nodes
-        yield c
 
 
 def _executor(cluster: Any, storage: str = "") -> Any:

@@ -20,6 +20,7 @@ from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 from repozero.errors import UsageError
 from repozero.orchestrator.ray_executor.coordinator import Runner
 from repozero.orchestrator.ray_executor.node import NodeRunner
+from repozero.orchestrator.ray_executor.storage import storage_env
 from repozero.orchestrator.ray_executor.units import CellJob, NodeInfo, decode, encode
 from repozero.orchestrator.session import run_sizes
 
@@ -113,9 +114,11 @@ def split_limits(job: CellJob, nodes: int) -> CellJob:
 
 
 def start_runners(nodes: list[dict[str, Any]], jobs: list[CellJob], window: int) -> list[Runner]:
-    """One runner actor per node, pinned there (hard node affinity), `serve` sent at once."""
+    """One runner actor per node, pinned there (hard node affinity), `serve` sent at once. With
+    `--ray-storage` the driver's storage settings go into the runners' environment (`storage_env`)."""
     actor_class = ray.remote(NodeRunner)
     shared = encode([split_limits(j, len(nodes)) for j in jobs])
+    env = {**storage_env(), **RUNNER_ENV} if any(j.storage for j in jobs) else RUNNER_ENV
     runners = []
     started = int(time.time())
     for node in nodes:
@@ -125,7 +128,7 @@ def start_runners(nodes: list[dict[str, Any]], jobs: list[CellJob], window: int)
             num_cpus=0,
             max_concurrency=window + 8,
             max_restarts=0,
-            runtime_env={"env_vars": RUNNER_ENV},
+            runtime_env={"env_vars": env},
         ).remote(name, shared)
         runners.append(Runner(node=name, actor=actor, serve_ref=actor.serve.remote()))  # type: ignore[attr-defined]
     return runners

@@ -79,13 +79,19 @@ class RayExecutor:
 
     def _fetch(self, into: Path) -> None:
         """The nodes' traces and targets from the storage into the run (or sweep) directory. A failure is
-        logged, not raised (the results are recorded already; the next call or `--resume` fetches again)."""
+        logged, not raised (the results are recorded already; the next call or `--resume` fetches again),
+        whatever its type: a backend's own errors are not OSErrors (botocore's for s3://)."""
         if not self.storage:
             return
         try:
             download(self.storage, into)
-        except OSError as exc:
-            log.warning("ray_storage_fetch_failed", url=self.storage, into=str(into), error=str(exc))
+        except Exception as exc:
+            log.warning(
+                "ray_storage_fetch_failed",
+                url=self.storage,
+                into=str(into),
+                error=f"{type(exc).__name__}: {exc}",
+            )
 
     def run(
         self,

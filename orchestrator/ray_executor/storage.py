@@ -10,6 +10,7 @@ have no append: a shard goes up whole, once, at the end (docs/ray.md says what t
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -19,22 +20,54 @@ import structlog
 
 from repozero.errors import UsageError
 
-__all__ = ["check_storage", "download", "scratch_dir", "upload"]
+__all__ = ["check_storage", "download", "scratch_dir", "storage_env", "upload"]
 
 log = structlog.get_logger()
 
 SKIPPED = {"run.lock"}
 """Not copied: a node's lock on its scratch folder means nothing elsewhere."""
 
+FORWARDED_PREFIX = "FSSPEC_"
+FORWARDED_AWS = frozenset(
+    {
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_SESSION_TOKEN",
+        "AWS_ENDPOINT_URL",
+        "AWS_ENDPOINT_URL_S3",
+        "AWS_REGION",
+        "AWS_DEFAULT_REGION",
+    }
+)
+"""What `storage_env` passes from the driver to the node runners (docs/ray.md, "Storage on S3")."""
+
 
 def check_storage(url: str) -> None:
     """A usage error naming `--ray-storage` unless fsspec knows the URL's protocol (its package
-    installed, e.g. s3fs for `s3://`) and can list or make its root."""
+    installed, e.g. s3fs for `s3://`) and can list or make its root.
+
+    Any exception is the location's fault here: backends raise their own types for what a user got wrong
+    (botocore's NoCredentialsError or EndpointConnectionError for s3://, neither an OSError), and a
+    traceback before the run starts is worse than a message naming the flag."""
     try:
         fs, root = fsspec.core.url_to_fs(url)
         fs.makedirs(root, exist_ok=True)
-    except (ImportError, ValueError, OSError) as exc:
-        raise UsageError(f"--ray-storage {url}: not a usable fsspec location ({exc})") from None
+    except Exception as exc:
+        raise UsageError(
+            f"--ray-storage {url}: not a usable fsspec location ({type(exc).__name__}: {exc})"
+        ) from None
+
+
+def storage_env() -> dict[str, str]:
+    """The driver's settings for reaching the storage, for the node runners' environment.
+
+    fsspec backends read their endpoint and credentials from the environment (`FSSPEC_<PROTOCOL>_<ARG>`;
+    s3fs through botocore: `AWS_ENDPOINT_URL`, `AWS_ACCESS_KEY_ID`, …). A node runner's process has the
+    environment of the `ray start` that made its node, not the driver's: without these the driver checks
+    and fetches one store and the nodes write to another, or fail to write at all. Variables naming a file
+    or a profile in one (AWS_PROFILE, AWS_SHARED_CREDENTIALS_FILE, AWS_CA_BUNDLE) are left out: a file on
+    the driver's machine is not on a node's."""
+    return {k: v for k, v in os.environ.items() if k in FORWARDED_AWS or k.startswith(FORWARDED_PREFIX)}
 
 
 def scratch_dir(url: str, node: str) -> Path:
@@ -46,12 +79,14 @@ def scratch_dir(url: str, node: str) -> Path:
 def upload(local: Path, url: str) -> int:
     """Copy every file under `local` to the same relative path under `url`, then drop `local`."""
     fs, root = fsspec.core.url_to_fs(url)
-    copied = 0
-    for path in sorted(p for p in local.rglob("*") if p.is_file() and p.name not in SKIPPED):
-        remote = f"{root.rstrip('/')}/{path.relative_to(local).as_posix()}"
-        fs.makedirs(remote.rsplit("/", 1)[0], exist_ok=True)
+    root = root.rstrip("/")
+    files = sorted(p for p in local.rglob("*") if p.is_file() and p.name not in SKIPPED)
+    remotes = [f"{root}/{path.relative_to(local).as_posix()}" for path in files]
+    for folder in sorted({r.rsplit("/", 1)[0] for r in remotes}):  # once each (on S3: a request each)
+        fs.makedirs(folder, exist_ok=True)
+    for path, remote in zip(files, remotes, strict=True):
         fs.put_file(str(path), remote)
-        copied += 1
+    copied = len(files)
     shutil.rmtree(local, ignore_errors=True)
     log.info("ray_storage_uploaded", url=url, files=copied)
     return copied
