@@ -21,7 +21,8 @@ throughput with Node is `benchmarks/grade_throughput.py`'s business. The ideal i
 RSS per in-flight episode: (peak RSS while episodes run − RSS when they may start) / peak in flight, in
 each phase's own process (the server and the sandboxes' shells are other processes). Also printed: the
 orchestrator's CPU seconds in the agent phase and its peak of open descriptors (against the soft limit the
-run lifted it to) — what grows with the count besides time.
+run lifted it to) — what grows with the count besides time — and how busy the whole machine's cores were
+over the agent phase (`*_machine_cpu_busy`, 0..1): near 1, the run waits for CPU, not for the model.
 
     python benchmarks/concurrency.py [--episodes 250] [--steps 20] [--latency-ms 1000]
     python benchmarks/concurrency.py --docker          # 100 episodes in Docker sandboxes, pool pre-warmed
@@ -59,6 +60,13 @@ def rss() -> int:
         return int(f.read().split()[1]) * _PAGE
 
 
+def machine_jiffies() -> tuple[int, int]:
+    """(busy, total) CPU time of the whole machine so far, in clock ticks, from /proc/stat."""
+    with open("/proc/stat") as f:
+        ticks = [int(v) for v in f.readline().split()[1:9]]
+    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)  # idle and iowait are not busy
+
+
 def open_fds() -> int:
     return len(os.listdir("/proc/self/fd"))
 
@@ -74,11 +82,13 @@ class Sampler:
         self.in_flight = 0
         self.peak_in_flight = 0
         self.cpu0 = self.cpu = 0.0
+        self.machine0 = self.machine1 = (0, 0)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def start(self) -> None:
         self.cpu0 = cpu_s()
+        self.machine0 = self.machine1 = machine_jiffies()
         self.base = self.peak = rss()
         self._thread.start()
 
@@ -95,6 +105,16 @@ class Sampler:
         self._stop.set()
         self._thread.join()
         self.peak = max(self.peak, rss())
+
+    def agent_done(self) -> None:
+        self.machine1 = machine_jiffies()
+
+    def machine_busy(self) -> float:
+        """How busy the machine's cores were (0..1) from the start to the last agent's end: near 1, the
+        run waits for CPU (everyone's: this process, the model server, the sandboxes' processes, the
+        kernel), not for the model."""
+        busy = self.machine1[0] - self.machine0[0]
+        return busy / max(self.machine1[1] - self.machine0[1], 1)
 
     def per_episode_mib(self) -> float:
         return (self.peak - self.base) / max(self.peak_in_flight, 1) / (1 << 20)
@@ -146,6 +166,7 @@ async def bare_phase(url: str, episodes: int, steps: int, docker: bool, token_id
         "cpu_s": sampler.cpu,
         "model_call_mean_s": sum(stats.call_s) / len(stats.call_s),
         "sandboxes_open_after_s": max(stats.opened) - started,
+        "machine_busy": sampler.machine_busy(),
         "rss_per_episode_mib": sampler.per_episode_mib(),
         "peak_in_flight": sampler.peak_in_flight,
         "rss_base_mib": sampler.base / (1 << 20),
@@ -189,6 +210,7 @@ async def _bare_episode(
             result = await box.shell(command, timeout_s=120)
             messages.append(Message(role="user", content=render_exec(result, 10_000)[0]))
         stats.submitted.append(time.monotonic())
+        sampler.agent_done()
         sampler.in_flight -= 1
 
 
@@ -213,6 +235,7 @@ class Probe:
             self.started_unix = time.time()
         elif kind == "AgentFinished" and event.agent.role == "coder":
             self.agents_done.append(time.monotonic())
+            self.sampler.agent_done()
             self.agents_cpu_s = cpu_s() - self.sampler.cpu0
         elif kind == "EpisodeStarted":
             self.sampler.in_flight += 1
@@ -258,6 +281,7 @@ def orchestrator_phase(
         "cpu_s": sampler.cpu,
         "agents_cpu_s": probe.agents_cpu_s,
         "sandboxes_open_after_s": opened,
+        "machine_busy": sampler.machine_busy(),
         "wall_s": max(probe.agents_done) - probe.started,
         "tail_s": ended - max(probe.agents_done),
         "episodes": summary.finished,
@@ -379,6 +403,7 @@ def report(args: argparse.Namespace) -> None:
     print(f"bare_model_call_mean_s: {bare['model_call_mean_s']:.3f}")
     print(f"bare_sandboxes_open_after_s: {bare['sandboxes_open_after_s']:.2f}")
     print(f"bare_cpu_ms_per_model_call: {1000 * bare['cpu_s'] / bare['model_calls']:.3f}")
+    print(f"bare_machine_cpu_busy: {bare['machine_busy']:.3f}")
     print(f"orchestrator_model_call_mean_s: {orch['model_call_mean_s']:.3f}")
     print(f"orchestrator_cpu_ms_per_model_call: {1000 * orch['cpu_s'] / orch['model_calls']:.3f}")
     print(f"orchestrator_sandboxes_open_after_s: {orch['sandboxes_open_after_s']:.2f}")
@@ -389,6 +414,7 @@ def report(args: argparse.Namespace) -> None:
     print(f"orchestrator_infra_failures: {orch['infra_failures']}")
     print(f"orchestrator_peak_inflight: {orch['peak_in_flight']}")
     print(f"orchestrator_cpu_s: {orch['cpu_s']:.1f}")
+    print(f"orchestrator_machine_cpu_busy: {orch['machine_busy']:.3f}")
     print(f"orchestrator_fds_peak: {orch['fds_peak']} (soft limit {orch['fds_soft_limit']})")
     if ideal:
         print(f"orchestrator_wall_over_ideal: {orch['wall_s'] / ideal:.3f}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import os
 import resource
@@ -13,7 +14,7 @@ from typing import Any, TypeVar
 import anyio
 import structlog
 
-__all__ = ["raise_open_files_limit", "run_async", "until_signal", "uvloop_available"]
+__all__ = ["raise_open_files_limit", "run_async", "tune_gc", "until_signal", "uvloop_available"]
 
 T = TypeVar("T")
 
@@ -43,9 +44,29 @@ def raise_open_files_limit() -> int:
     return soft
 
 
+GC_YOUNG_THRESHOLD = 50_000
+"""Allocations between two young-generation collections (CPython's default: 700)."""
+_gc_frozen: list[bool] = []
+
+
+def tune_gc() -> None:
+    """Collect cycles less often, and never scan what was loaded before the run: a process-wide choice,
+    made by the command line (as it picks the event loop), never by library code in a caller's process.
+
+    Measured at 1,000 episodes × 20 model calls with CPython's defaults: 1,600 young, 145 middle and 13
+    full collections took 15.8 s of the orchestrator's 65.8 s of CPU — each one traverses what is young,
+    and a full one everything the episodes hold (token ids, histories), so the cost grew with the count."""
+    if not _gc_frozen:  # once: a process calling run_async again (a test suite) must not pile up garbage
+        _gc_frozen.append(True)
+        gc.freeze()
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, middle, old)
+
+
 def run_async(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
-    """`anyio.run` on asyncio, with uvloop when available."""
+    """`anyio.run` on asyncio, with uvloop when available, open-file limit lifted, GC tuned."""
     raise_open_files_limit()
+    tune_gc()
     return anyio.run(fn, *args, backend="asyncio", backend_options={"use_uvloop": uvloop_available()})
 
 

@@ -66,7 +66,7 @@ class Keeper:
         return Path(f"/proc/{self.pid}/root", path.relative_to("/"))
 
     def mount_tmpfs(self, target: Path, source: str, options: str) -> None:
-        """Mount a tmpfs at `target` inside the namespace (blocking: call it from a worker thread)."""
+        """Mount a tmpfs at `target` inside the namespace (blocks for a few syscalls; see mount_tmpfs_in)."""
         mount_tmpfs_in(self.namespace, target, source, options)
 
     async def stop(self) -> None:
@@ -97,7 +97,7 @@ async def keeper_works(unshare: str, setpriv: str) -> bool:
     try:
         keeper = await Keeper.start(unshare, setpriv)
         try:
-            await anyio.to_thread.run_sync(keeper.mount_tmpfs, target, "tmpfs", "size=1m")
+            keeper.mount_tmpfs(target, "tmpfs", "size=1m")
             return _only_inside(keeper, target)
         finally:
             await keeper.stop()

@@ -330,7 +330,10 @@ async def _teardown(
         await cgroups.remove()
     if keeper is not None:
         await keeper.stop()  # the tmpfs goes with the last process in its namespace
-    await anyio.to_thread.run_sync(_remove_files, root, mounted, limiter=_mount_limiter())
+    if keeper is not None:  # the host's side is an empty dir and a record: no worker thread for that
+        _remove_files(root, mounted)
+    else:
+        await anyio.to_thread.run_sync(_remove_files, root, mounted, limiter=_mount_limiter())
 
 
 def _remove_files(root: Path, mounted: bool) -> None:
