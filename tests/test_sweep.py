@@ -1,6 +1,6 @@
-"""`repozero sweep` end to end with scripted models on py2js-lite: killed mid-run and re-invoked (every
-(cell, sample, attempt) ends exactly once, and every cell got work before any got a second episode),
-attempts raised (only the new ones run), infra changed (same cells), science changed (new cells beside
+"""`repozero sweep` end to end with scripted models on the fake-LLM fixture dataset: killed mid-run and
+re-invoked (every (cell, sample, attempt) ends exactly once, and every cell got work before any got a second
+episode), attempts raised (only the new ones run), infra changed (same cells), science changed (new cells beside
 the old), and `--pilot N` projections computed from the cell's own finished episodes."""
 
 from __future__ import annotations
@@ -20,9 +20,12 @@ from repozero.traces import TraceReader
 
 pytestmark = pytest.mark.slow
 
-SPEC = """\
-dataset = "builtin:py2js-lite"
-samples = ["base58-check"]
+FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"
+# the fixture's fx-slug: 6 cases (py2js-lite's base58-check has 41) — what is under test is the sweep's
+# bookkeeping, not the grading, and each of the 24 episodes grades every case once per round
+SPEC = f"""\
+dataset = "{FIXTURE}"
+samples = ["fx-slug"]
 attempts = 2
 seed = 7
 
@@ -186,9 +189,8 @@ def pass_rates(out: Path) -> dict[str, float]:
 @pytest.mark.timeout(900)
 def test_pilot_projects_from_finished_episodes(tmp_path: Path) -> None:
     spec, out = tmp_path / "spec.toml", tmp_path / "sweep"
-    fixture = Path(__file__).parent / "fixtures" / "fakellm"
     spec.write_text(
-        f'dataset = "{fixture}"\nattempts = 3\n[axes]\nmodel = ["fake:gold", "fake:buggy-then-fix"]\n'
+        f'dataset = "{FIXTURE}"\nattempts = 3\n[axes]\nmodel = ["fake:gold", "fake:buggy-then-fix"]\n'
         "ace_rounds = [1]\n"
     )
     plan = sweep(spec, out, "--pilot", "1", "--dry-run")
