@@ -38,8 +38,8 @@ class SandboxConfig(Record, kw_only=True):
     """Where pinned toolchain dirs are assembled; "" means /var/cache/repozero/toolchains (root) or
     ~/.cache/repozero/toolchains."""
     local_mount_namespace: bool = True
-    """Each sandbox's tmpfs in a mount namespace of its own (a keeper process; sandbox/keeper.py), not in
-    the host's mount table, where every open sandbox slows every bwrap start (when the host allows it)."""
+    """Each sandbox's tmpfs in a mount namespace of its own (sandbox/private_tmpfs.py), not in the host's
+    mount table, where every open sandbox slows every bwrap start (when the host allows it)."""
     local_uid_base: int = 600_000_000
     """First host uid of the range the local backend draws a fresh uid from per sandbox (when root)."""
     local_uid_count: int = 100_000

@@ -19,8 +19,8 @@ import anyio.lowlevel
 
 from repozero.log import get_logger
 from repozero.records import Record
-from repozero.sandbox.keeper import keeper_works
 from repozero.sandbox.mounts import mount_tmpfs, unmount
+from repozero.sandbox.private_tmpfs import PrivateTmpfs
 
 __all__ = ["CGROUP_V1", "Isolation", "detect_isolation", "reset_isolation_cache"]
 
@@ -40,11 +40,10 @@ class Isolation(Record, kw_only=True):
     setpriv: str = ""
     prlimit: str = ""
     tmpfs: bool = False
-    unshare: str = ""
     nsenter: str = ""
-    keeper: bool = False
-    """A sandbox's tmpfs can live in a mount namespace of its own (sandbox/keeper.py): root, namespaces,
-    `unshare` and `nsenter`, and a probe keeper that mounted."""
+    private_tmpfs: bool = False
+    """A sandbox's tmpfs can live in a mount namespace of its own (sandbox/private_tmpfs.py): root, namespaces,
+    `nsenter`, and a probe that mounted one."""
     cgroup_pids: str = ""
     """cgroup v1 `pids` parent dir for per-sandbox groups ("" if unavailable)."""
     cgroup_memory: str = ""
@@ -113,14 +112,14 @@ async def _probe(want: str) -> Isolation:
     tmpfs = privileged and await _tmpfs_works()
     if not tmpfs:
         missing.append("tmpfs work dir (needs root and mount)")
-    unshare, nsenter = (shutil.which(n) or "" for n in ("unshare", "nsenter"))
-    keeper = tmpfs and mode == "bwrap" and bool(nsenter) and await keeper_works(unshare, setpriv)
+    nsenter = shutil.which("nsenter") or ""
+    private_tmpfs = tmpfs and mode == "bwrap" and bool(nsenter) and _private_tmpfs_works()
     pids, memory = _cgroup_dir("pids"), _cgroup_dir("memory")
     if not (pids and memory):
         missing.append("cgroups (needs root and cgroup v1 pids+memory)")
     return Isolation(
         mode=mode, privileged=privileged, bwrap=bwrap, setpriv=setpriv, prlimit=prlimit, tmpfs=tmpfs,
-        unshare=unshare, nsenter=nsenter, keeper=keeper, cgroup_pids=pids, cgroup_memory=memory, missing=missing,
+        nsenter=nsenter, private_tmpfs=private_tmpfs, cgroup_pids=pids, cgroup_memory=memory, missing=missing,
     )  # fmt: skip
 
 
@@ -166,6 +165,21 @@ async def _tmpfs_works() -> bool:
         return True
     finally:
         os.rmdir(probe)
+
+
+def _private_tmpfs_works() -> bool:
+    """A 1 MiB tmpfs in a namespace of its own is seen there, and not in the host's namespace."""
+    target = Path(tempfile.mkdtemp(prefix="repozero-tmpfs-probe-"))
+    try:
+        held = PrivateTmpfs(target, "tmpfs", "size=1m")
+    except OSError:
+        os.rmdir(target)
+        return False
+    try:
+        return os.stat(held.host_root).st_dev != os.stat(target).st_dev and not os.path.ismount(target)
+    finally:
+        held.close()
+        os.rmdir(target)
 
 
 def _cgroup_dir(controller: str) -> str:

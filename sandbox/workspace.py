@@ -23,10 +23,10 @@ from repozero.sandbox.cgroups import SandboxCgroups
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.hostfs import HostView
 from repozero.sandbox.isolation import Isolation
-from repozero.sandbox.keeper import Keeper
 from repozero.sandbox.launch import Layout, sandbox_dirs
 from repozero.sandbox.mounts import mount_tmpfs, unmount
 from repozero.sandbox.owner import owner_alive, start_time
+from repozero.sandbox.private_tmpfs import PrivateTmpfs
 
 __all__ = ["Workspace", "default_root", "reap_stale"]
 
@@ -154,12 +154,12 @@ class Workspace:
 
     def __init__(
         self, sid: str, root: Path, layout: Layout, cgroups: SandboxCgroups | None, mounted: bool,
-        keeper: Keeper | None = None,
+        private: PrivateTmpfs | None = None,
     ) -> None:  # fmt: skip
         self.id, self.root, self.layout, self.cgroups, self.mounted = sid, root, layout, cgroups, mounted
-        self.keeper = keeper
-        self.host_root = keeper.host_path(root) if keeper else root
-        """Where the host reaches the sandbox's files (through the keeper when it holds the tmpfs)."""
+        self.private = private
+        self.host_root = private.host_root if private else root
+        """Where the host reaches the sandbox's files (through a descriptor when its tmpfs is private)."""
         self.logs = self.host_root / "logs"
         self.view: HostView | None = None
 
@@ -174,12 +174,12 @@ class Workspace:
         root = base / sid
         uid = _pick_uid(cfg) if iso.privileged else os.getuid()
         gid = uid if iso.privileged else os.getgid()
-        mounted, cgroups, keeper = False, None, None
+        mounted, cgroups, private = False, None, None
         try:
             _write_owner(root, uid if iso.privileged else None)  # first: a reaper sees no dir without one
             root.mkdir(mode=0o711)
-            if iso.tmpfs and iso.keeper and cfg.local_mount_namespace:
-                keeper = await _keep_tmpfs(iso, root, spec.tmpfs_mb)
+            if iso.tmpfs and iso.private_tmpfs and cfg.local_mount_namespace:
+                private = _private_tmpfs(root, spec.tmpfs_mb)
             elif iso.tmpfs:
                 await _mount_tmpfs(root, spec.tmpfs_mb)
                 mounted = True
@@ -191,17 +191,17 @@ class Workspace:
                     pids=spec.pids,
                     memory_mb=spec.memory_mb,
                 )
-            host = keeper.host_path(root) if keeper else root
+            host = private.host_root if private else root
             layout = _prepare(root, host, uid, gid, iso, spec, toolchain, cgroups)
-            if keeper:
-                layout = msgspec.structs.replace(layout, mount_ns=keeper.namespace)
+            if private:
+                layout = msgspec.structs.replace(layout, mount_ns=private.namespace)
         except BaseException:
             with anyio.CancelScope(shield=True):
-                await _teardown(root, mounted, cgroups, keeper)  # nothing ran as the uid yet
+                await _teardown(root, mounted, cgroups, private)  # nothing ran as the uid yet
             if iso.privileged:
                 _release_uid(uid)
             raise
-        ws = cls(sid, root, layout, cgroups, mounted, keeper)
+        ws = cls(sid, root, layout, cgroups, mounted, private)
         workdir = sandbox_dirs(iso, layout)[0]
         mounts = _view_mounts(iso, layout, root, ws.host_root)
         ws.view = HostView(
@@ -225,7 +225,7 @@ class Workspace:
 
     async def destroy(self) -> None:
         killed = await self.kill_all()
-        await _teardown(self.root, self.mounted, self.cgroups, self.keeper)
+        await _teardown(self.root, self.mounted, self.cgroups, self.private)
         uid = self._own_uid()
         if uid is not None and killed:
             _release_uid(uid)  # else the claim stays: the next start reaps the uid once we are gone
@@ -303,34 +303,23 @@ async def _mount_tmpfs(root: Path, size_mb: int) -> None:
         raise SandboxError(f"cannot mount the sandbox tmpfs at {root}: {exc.strerror}") from exc
 
 
-async def _keep_tmpfs(iso: Isolation, root: Path, size_mb: int) -> Keeper:
-    """A keeper holding a namespace with the sandbox's tmpfs at `root` (the host's `root` stays empty)."""
-    try:
-        keeper = await Keeper.start(iso.unshare, iso.setpriv)
-    except OSError as exc:
-        raise SandboxError(f"cannot start the namespace keeper of the sandbox at {root}: {exc}") from exc
+def _private_tmpfs(root: Path, size_mb: int) -> PrivateTmpfs:
+    """The sandbox's tmpfs at `root` in a namespace of its own (the host's `root` stays an empty dir)."""
     options = f"size={size_mb}m,nr_inodes=100k,mode=0711"
     try:
-        await anyio.to_thread.run_sync(
-            keeper.mount_tmpfs, root, "repozero-sbx", options, limiter=_mount_limiter()
-        )
-    except BaseException as exc:
-        await keeper.stop()
-        if isinstance(exc, OSError):
-            raise SandboxError(f"cannot mount the sandbox tmpfs at {root}: {exc.strerror}") from exc
-        raise
-    return keeper
+        return PrivateTmpfs(root, "repozero-sbx", options)  # on this thread: a few syscalls
+    except OSError as exc:
+        raise SandboxError(f"cannot mount the sandbox tmpfs at {root}: {exc.strerror}") from exc
 
 
 async def _teardown(
-    root: Path, mounted: bool, cgroups: SandboxCgroups | None, keeper: Keeper | None = None
+    root: Path, mounted: bool, cgroups: SandboxCgroups | None, private: PrivateTmpfs | None = None
 ) -> None:
     if cgroups is not None:
         await cgroups.kill_all()
         await cgroups.remove()
-    if keeper is not None:
-        await keeper.stop()  # the tmpfs goes with the last process in its namespace
-    if keeper is not None:  # the host's side is an empty dir and a record: no worker thread for that
+    if private is not None:  # the tmpfs goes with the last process in its namespace; the host's side is
+        private.close()  # an empty dir and a record: no worker thread for that
         _remove_files(root, mounted)
     else:
         await anyio.to_thread.run_sync(_remove_files, root, mounted, limiter=_mount_limiter())

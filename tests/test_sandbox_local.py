@@ -153,6 +153,7 @@ async def test_local_isolation_here_is_full() -> None:
     with anyio.fail_after(20):
         iso = await LocalBackend().isolation()
     assert iso.namespaces and iso.privileged and iso.tmpfs and iso.cgroup_pids and not iso.missing
+    assert iso.private_tmpfs and iso.nsenter
 
 
 async def test_degraded_isolation_is_logged_once() -> None:
@@ -274,9 +275,9 @@ async def test_each_tmpfs_lives_in_a_namespace_of_its_own_not_the_hosts() -> Non
             assert f"/work tmpfs rw,nosuid,nodev,relatime,size={32 * 1024}k".encode() in made.stdout
             assert await one.read_file("made.txt") == b"sandbox\n"
             assert (await two.exec(["cat", "/work/from-host.txt"])).exit_code != 0
-            keeper = one._ws.keeper  # type: ignore[attr-defined]
-            assert keeper is not None and _exists(f"/proc/{keeper.pid}")
-    assert not _exists(f"/proc/{keeper.pid}")  # reaped: no zombie left
+            namespace = os.readlink(one._ws.private.namespace)  # type: ignore[attr-defined]
+            assert namespace in _held_namespaces()
+    assert namespace not in _held_namespaces()  # let go of: the tmpfs went with it
     assert _host_sandbox_mounts() == before
 
 
@@ -294,14 +295,15 @@ async def test_without_a_mount_namespace_the_tmpfs_is_mounted_on_the_host() -> N
 
 CRASHER = textwrap.dedent(
     """
-    import anyio, sys
+    import anyio, os, sys
     from repozero.sandbox import LocalBackend, SandboxSpec
     from repozero.sandbox.config import SandboxConfig
 
     async def main():
         async with LocalBackend(SandboxConfig(local_root=sys.argv[1])).open(SandboxSpec()) as box:
             await box.shell("sleep 300 &")
-            print("SANDBOX", box._ws.root, box._ws.layout.uid, box._ws.keeper.pid, flush=True)
+            ns = os.readlink(box._ws.private.namespace)
+            print("SANDBOX", box._ws.root, box._ws.layout.uid, ns, flush=True)
             await anyio.sleep(300)
 
     anyio.run(main)
@@ -314,7 +316,8 @@ CRASHER = textwrap.dedent(
 async def test_a_crashed_runs_sandboxes_are_reaped_at_the_next_start(
     tmp_path: Path, reaper_root: str
 ) -> None:
-    """Its tmpfs dies with it (its namespace keeper is killed with its parent); the next backend reaps its
+    """Its tmpfs dies with it (nothing holds its namespace once it and its processes are gone); the next
+    backend reaps its
     processes, uid and cgroups whether it uses the crashed run's local_root or another one, and its
     (empty) dir under its own local_root."""
     from repozero.sandbox.workspace import _procs_of_uid, reap_stale
@@ -325,9 +328,9 @@ async def test_a_crashed_runs_sandboxes_are_reaped_at_the_next_start(
     )
     try:
         with anyio.fail_after(30):
-            root, uid, keeper = await _crash_a_run(base)
+            root, uid, namespace = await _crash_a_run(base)
             assert _exists(root) and not _is_mount(root)  # never mounted in the host's namespace
-            await _wait_gone(keeper)
+            await _wait_let_go(namespace)
             groups = bool((await backend.isolation()).cgroup_pids)
             assert bool(_groups_of(root.name)) == groups
             async with backend.open(SandboxSpec()) as box:
@@ -344,28 +347,36 @@ def _groups_of(sid: str) -> list[Path]:
     return [g for c in ("pids", "memory") for g in Path(f"/sys/fs/cgroup/{c}/repozero").glob(f"{sid}.*")]
 
 
-async def _wait_gone(pid: int) -> None:
-    """Until `pid` is gone or a zombie (this container's init may be slow to reap what it inherits)."""
+def _held_namespaces() -> set[str]:
+    """Every mount namespace a process on the host is in or holds a descriptor of ("mnt:[inode]")."""
+    held = set()
+    for pid in (d for d in os.listdir("/proc") if d.isdigit()):
+        try:
+            held.add(os.readlink(f"/proc/{pid}/ns/mnt"))
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if link.startswith("mnt:["):
+                    held.add(link)
+        except OSError:
+            continue  # gone meanwhile
+    return held
+
+
+async def _wait_let_go(namespace: str) -> None:
+    """Until no process is in `namespace` or holds it (the crashed run's sandbox processes die with it,
+    a moment later)."""
     for _ in range(1000):
-        if _proc_state(pid) in ("", "Z"):
+        if namespace not in _held_namespaces():
             return
         await anyio.sleep(0.01)
-    raise AssertionError(f"process {pid} still runs")
-
-
-def _proc_state(pid: int) -> str:
-    """A process's state letter ("" when it is gone)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
-    except FileNotFoundError:
-        return ""
+    raise AssertionError(f"{namespace} is still held")
 
 
 def _is_mount(path: Path) -> bool:
     return os.path.ismount(path)
 
 
-async def _crash_a_run(base: Path) -> tuple[Path, int, int]:
+async def _crash_a_run(base: Path) -> tuple[Path, int, str]:
     """Start a process that opens a sandbox (with a background job), SIGKILL it; where it left things."""
     argv = [sys.executable, "-c", CRASHER, str(base)]
     async with await anyio.open_process(argv, stderr=subprocess.DEVNULL) as crasher:
@@ -377,5 +388,5 @@ async def _crash_a_run(base: Path) -> tuple[Path, int, int]:
         finally:
             crasher.kill()
             await crasher.wait()
-    root, uid, keeper = seen.partition(b"SANDBOX ")[2].decode().split()[:3]
-    return Path(root), int(uid), int(keeper)
+    root, uid, namespace = seen.partition(b"SANDBOX ")[2].decode().split()[:3]
+    return Path(root), int(uid), namespace
