@@ -1,7 +1,7 @@
 """The argv that starts one process inside a local sandbox, as a chain of small exec'ing wrappers.
 
-    sh (root: join the sandbox's cgroups) → nsenter (the mount namespace holding the sandbox's tmpfs,
-    sandbox/private_tmpfs.py) → prlimit (rlimits) → bwrap (namespaces, a minimal filesystem:
+    sh (root: join the sandbox's cgroups) → prlimit (rlimits) → nsenter (the mount namespace holding the
+    sandbox's tmpfs, sandbox/private_tmpfs.py) → bwrap (namespaces, a minimal filesystem:
     the toolchain at /usr/bin, system libraries read-only, the sandbox's tmpfs dirs at /work, /tmp and
     /home/sandbox, nothing else of the host) → setpriv (root: the sandbox's own uid, no capabilities,
     no new privileges) → the command
