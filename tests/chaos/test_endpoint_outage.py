@@ -1,5 +1,5 @@
 """The model endpoint goes away mid-run: the loopback model server is killed (-9), nothing listens on its
-port for 30 s, then a gateway on the same port answers 429 and 503 with `Retry-After` for a burst, then the
+port for 20 s, then a gateway on the same port answers 429 and 503 with `Retry-After` for a burst, then the
 server is back. Calls wait and retry within the endpoint's limits, the waits are not charged to the agents'
 time limit (shorter than the outage), no episode is scored as the model's failure, and the run's summary
 counts the retries; then the invariant."""
@@ -21,7 +21,8 @@ from repozero.traces import TraceReader
 H = sys.modules["repozero_chaos_helpers"]
 pytestmark = pytest.mark.slow
 
-OUTAGE_S = 30.0
+OUTAGE_S = 20.0
+"""Longer than the agents' time limit (15 s): were the waits charged, the episodes would end `time_limit`."""
 BURST_S = 5.0
 GATEWAY = Path(__file__).with_name("retry_after_server.py")
 
