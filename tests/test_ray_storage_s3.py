@@ -190,12 +190,15 @@ def test_a_ray_run_through_s3_brings_its_traces_and_targets_back(
     cluster: Any, s3_endpoint: str, bucket: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # The cluster (module scope) was started before `bucket` set the AWS variables here: its node has
-    # none of them, and reaches the server only with what the driver passes to its runner.
+    # none of them, and reaches the server only with what the driver passes to its runner. The driver is
+    # `repozero run` in a process of its own, as a user starts it (this environment, the AWS variables in).
     out, url = tmp_path / "run", f"s3://{bucket}/runs/r1"
-    argv = ["run", "--dataset", "builtin:py2js-lite", "--model", "fake:gold", "--ace-rounds", "0"]
-    argv += ["--samples", "base58-check", "--attempts", "1", "--concurrency", "1", "--display", "off"]
-    argv += ["--executor", "ray", "--ray-address", cluster.address, "--ray-storage", url, "--out", str(out)]
-    assert main(argv) == 0
+    cmd = [sys.executable, "-m", "repozero", "run", "--dataset", "builtin:py2js-lite", "--model", "fake:gold"]
+    cmd += ["--ace-rounds", "0", "--samples", "base58-check", "--attempts", "1", "--display", "off"]
+    cmd += ["--executor", "ray", "--ray-address", cluster.address, "--ray-storage", url, "--out", str(out)]
+    driver = subprocess.run(cmd, capture_output=True, text=True, timeout=500)
+    assert driver.returncode == 0, driver.stderr[-3000:]
+    assert "ray_node_close_failed" not in driver.stderr and "ray_storage_fetch_failed" not in driver.stderr
     stored = _keys(s3_endpoint, bucket, "runs/r1/")
     assert any(k.startswith("traces/") for k in stored) and any("/targets/" in k for k in stored)
     assert stored <= set(_files(out))  # every object the node put up came back into the run directory
