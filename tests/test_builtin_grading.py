@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 import anyio
+import msgspec
 import pytest
 
 from repozero.agents.fakellm import apply_patch
@@ -59,6 +60,14 @@ def _buggy_tree(gold: Path, patch: bytes, out: Path) -> Path:
     return out
 
 
+HIDDEN_FIRST = 12
+"""Hidden cases graded with the whitebox ones; a sample whose bug none of them shows is graded on the rest.
+
+A planted bug shows on 1-4 of a sample's 30-57 hidden cases, most within the first dozen: the second pass
+grades only the samples still unrevealed, on all their remaining hidden cases, so the test fails exactly when
+grading every hidden case would (about half the buggy-target cases py2js-lite used to grade)."""
+
+
 @pytest.mark.parametrize("name", BUILTINS)
 async def test_planted_bugs_hide_from_whitebox_and_tester_inputs_reveal_them(
     name: str, tmp_path: Path
@@ -73,7 +82,8 @@ async def test_planted_bugs_hide_from_whitebox_and_tester_inputs_reveal_them(
             target = _buggy_tree(
                 dataset.gold_dir(sample.id), (folder / "buggy.patch").read_bytes(), tmp_path / sample.id
             )
-            jobs.append(GradeJob(sample=sample, cases=sample.kept_cases, target_dir=str(target)))
+            first = [*sample.whitebox, *sample.hidden[:HIDDEN_FIRST]]
+            jobs.append(GradeJob(sample=sample, cases=first, target_dir=str(target)))
             raw = json.loads((folder / "tester_inputs.json").read_text())["inputs"]
             inputs = [
                 Case(
@@ -93,15 +103,27 @@ async def test_planted_bugs_hide_from_whitebox_and_tester_inputs_reveal_them(
             tester_jobs.append(GradeJob(sample=sample, cases=grounded, target_dir=str(target)))
     with anyio.fail_after(900):
         grades = await grade_many(LocalBackend(), jobs + tester_jobs, POLICY)
+    assert not any(g.infra_error for g in grades), [g.infra_detail for g in grades if g.infra_error]
     n = len(jobs)
-    for sample, grade, tester in zip(dataset.samples, grades[:n], grades[n:], strict=True):
-        assert not grade.infra_error and not tester.infra_error, sample.id
-        statuses = {c.id: c.status for c in grade.cases}
-        assert all(statuses[c.id] == "pass" for c in sample.whitebox), (
+    statuses = {g.sample: {c.id: c.status for c in g.cases} for g in grades[:n]}
+    rest = [
+        msgspec.structs.replace(job, cases=job.sample.hidden[HIDDEN_FIRST:])
+        for job in jobs
+        if job.sample.hidden[HIDDEN_FIRST:]
+        and all(statuses[job.sample.id][c.id] == "pass" for c in job.sample.hidden[:HIDDEN_FIRST])
+    ]
+    with anyio.fail_after(900):
+        later = await grade_many(LocalBackend(), rest, POLICY)
+    for grade in later:
+        statuses[grade.sample].update({c.id: c.status for c in grade.cases})
+    assert not any(g.infra_error for g in later), [g.infra_detail for g in later if g.infra_error]
+    for sample, tester in zip(dataset.samples, grades[n:], strict=True):
+        graded = statuses[sample.id]
+        assert all(graded[c.id] == "pass" for c in sample.whitebox), (
             sample.id,
             "the bug shows on a whitebox case",
         )
-        assert any(statuses[c.id] != "pass" for c in sample.hidden), (
+        assert any(graded.get(c.id, "pass") != "pass" for c in sample.hidden), (
             sample.id,
             "no hidden case reveals the bug",
         )
