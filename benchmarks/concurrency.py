@@ -359,6 +359,10 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.episodes = args.episodes or (100 if args.docker else 250)
+    if args.phase:  # a phase's process is the program's, as `repozero run`'s is (repozero.cli.entry)
+        from repozero.runtime import tune_gc
+
+        tune_gc()
     if args.phase == "bare":
         from repozero.runtime import run_async
 

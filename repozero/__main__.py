@@ -1,5 +1,5 @@
 """`python -m repozero` runs the CLI."""
 
-from repozero.cli import main
+from repozero.cli import entry
 
-raise SystemExit(main())
+raise SystemExit(entry())

@@ -18,6 +18,7 @@ from repozero import commands as commands_pkg
 from repozero.config import load_config
 from repozero.errors import RepoZeroError
 from repozero.log import configure_logging
+from repozero.runtime import tune_gc
 
 __all__ = ["build_parser", "main"]
 
@@ -65,6 +66,13 @@ def build_parser() -> argparse.ArgumentParser:
         module = importlib.import_module(f"{commands_pkg.__name__}.{info.name}")
         module.register(subparsers, parent)
     return parser
+
+
+def entry() -> int:
+    """The `repozero` program (console script and `python -m repozero`): the process is ours, so the
+    cycle collector is tuned for it before anything runs (`tune_gc`); `main` is what callers embed."""
+    tune_gc()
+    return main()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -51,7 +51,9 @@ _gc_frozen: list[bool] = []
 
 def tune_gc() -> None:
     """Collect cycles less often, and never scan what was loaded before the run: a process-wide choice,
-    made by the command line (as it picks the event loop), never by library code in a caller's process.
+    made by the `repozero` program at its start (`repozero.cli.entry`) and by processes that are ours alone
+    (a Ray node runner), never by library code in a caller's process (`run_async` included: tests and
+    trainers call it in theirs, and a frozen heap hides referrers from `gc.get_referrers`).
 
     Measured at 1,000 episodes × 20 model calls with CPython's defaults: 1,600 young, 145 middle and 13
     full collections took 15.8 s of the orchestrator's 65.8 s of CPU — each one traverses what is young,
@@ -64,9 +66,8 @@ def tune_gc() -> None:
 
 
 def run_async(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
-    """`anyio.run` on asyncio, with uvloop when available, open-file limit lifted, GC tuned."""
+    """`anyio.run` on asyncio, with uvloop when available, open-file limit lifted."""
     raise_open_files_limit()
-    tune_gc()
     return anyio.run(fn, *args, backend="asyncio", backend_options={"use_uvloop": uvloop_available()})
 
 

@@ -68,6 +68,8 @@ def _statuses(run_dir: Path) -> dict[str, str]:
     db = sqlite3.connect(run_dir / "results.sqlite")
     try:
         return dict(db.execute("SELECT episode_id, status FROM episodes").fetchall())
+    except sqlite3.OperationalError:  # made, its tables not yet
+        return {}
     finally:
         db.close()
 

@@ -34,6 +34,7 @@ from repozero.orchestrator.ray_executor.units import CellJob, NodeInfo, UnitDone
 from repozero.orchestrator.session import Session
 from repozero.orchestrator.sweep_parts import shared_backend, shared_oracle, shared_provider, shared_sizes
 from repozero.orchestrator.sweep_plan import Cell
+from repozero.runtime import tune_gc
 from repozero.sandbox import SandboxBackend
 from repozero.traces import TraceSink, TraceWriter
 from repozero.wiring import ModelProvider
@@ -49,6 +50,7 @@ class NodeRunner:
     """One node's sessions (one per cell) and the units leased to it; see the module docstring."""
 
     def __init__(self, node: str, jobs: bytes) -> None:
+        tune_gc()  # a Ray actor has its worker process to itself: the process-wide choice is ours to make
         self.node = node
         self._jobs = decode(jobs, list[CellJob])
         self._sessions: dict[str, Session] = {}
