@@ -92,7 +92,7 @@ async def test_a_group_of_8_on_a_builtin_sample_is_the_servers_ids_call_by_call(
     with anyio.fail_after(900):
         async with Session.open(load_config(), spec, sinks=[recorder]) as s:
             async with RolloutEngine(s) as engine:
-                group = await engine.run_group("base58-check", 8)
+                group = await engine.run_group("roman-batch", 8)  # the built-in sample with fewest cases (31)
     assert group.requested == 8 and group.dropped == {}
     assert len({t.episode_id for t in group.trajectories}) == 8
     assert {t.group_id for t in group.trajectories} == {group.group_id}
@@ -220,8 +220,8 @@ async def test_deadlines_infrastructure_failures_and_closed_apis(tmp_path: Path)
                 groups: dict[str, Group] = {}
 
                 async def cut_group(name: str, filters: Filters | None) -> None:
-                    # 40 calls of 1 s cannot end in 30 s; 30 s leaves a loaded machine room for a few
-                    groups[name] = await engine.run_group("fx-slug", 2, deadline_s=30.0, filters=filters)
+                    # 40 calls of 1 s cannot end in 12 s; 12 s leaves a loaded machine room for a few
+                    groups[name] = await engine.run_group("fx-slug", 2, deadline_s=12.0, filters=filters)
 
                 async with anyio.create_task_group() as tg:  # both at once: one deadline's wait
                     tg.start_soon(cut_group, "cut", None)
