@@ -140,7 +140,13 @@ async def ready(runners: list[Runner], timeout_s: float) -> list[NodeInfo]:
     with anyio.fail_after(timeout_s):
         for runner in runners:
             infos.append(decode(await runner.actor.ready.remote(), NodeInfo))
-    log.info("ray_nodes_ready", nodes=[i.node for i in infos], loops=sorted({i.loop for i in infos}))
+    log.info(
+        "ray_nodes_ready",
+        nodes=[i.node for i in infos],
+        loops=sorted({i.loop for i in infos}),
+        process_s=[i.process_s for i in infos],
+        open_s=[i.open_s for i in infos],
+    )
     return infos
 
 

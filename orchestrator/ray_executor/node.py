@@ -50,8 +50,11 @@ class NodeRunner:
     """One node's sessions (one per cell) and the units leased to it; see the module docstring."""
 
     def __init__(self, node: str, jobs: bytes) -> None:
+        self._made = time.monotonic()
+        self._process_s = _process_age_s()
         tune_gc()  # a Ray actor has its worker process to itself: the process-wide choice is ours to make
         self.node = node
+        self._open_s = 0.0
         self._jobs = decode(jobs, list[CellJob])
         self._sessions: dict[str, Session] = {}
         self._events: tuple[anyio.Event, anyio.Event] | None = None
@@ -70,6 +73,7 @@ class NodeRunner:
         try:
             async with open_node_sessions(self._jobs, self.node) as sessions:
                 self._sessions = sessions
+                self._open_s = time.monotonic() - self._made
                 opened.set()
                 await stop.wait()
         except Exception as exc:
@@ -90,6 +94,8 @@ class NodeRunner:
                 hostname=socket.gethostname(),
                 pid=os.getpid(),
                 loop=f"{loop.__module__}.{loop.__qualname__}",
+                process_s=round(self._process_s, 3),
+                open_s=round(self._open_s, 3),
             )
         )
 
@@ -104,6 +110,16 @@ class NodeRunner:
 
     async def stop(self) -> None:
         self._opened_and_stop()[1].set()
+
+
+def _process_age_s() -> float:
+    """Seconds since this process started (/proc/self/stat's start time against /proc/uptime)."""
+    try:
+        with open("/proc/self/stat") as stat, open("/proc/uptime") as uptime:
+            started = int(stat.read().rsplit(")", 1)[1].split()[19]) / os.sysconf("SC_CLK_TCK")
+            return float(uptime.read().split()[0]) - started
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 @asynccontextmanager

@@ -65,6 +65,10 @@ class NodeInfo(Record, kw_only=True):
     pid: int
     loop: str
     """The event loop's class: the asyncio one by design (RAY_USE_UVLOOP=0, docs/ray.md)."""
+    process_s: float = 0.0
+    """From the runner's worker process starting to its actor being made (Ray's worker start, our imports)."""
+    open_s: float = 0.0
+    """From the actor being made to its sessions being open (dataset, sandbox backend, endpoints)."""
 
 
 _encoder = msgspec.msgpack.Encoder()
