@@ -22,7 +22,9 @@ RSS per in-flight episode: (peak RSS while episodes run − RSS when they may st
 each phase's own process (the server and the sandboxes' shells are other processes). Also printed: the
 orchestrator's CPU seconds in the agent phase and its peak of open descriptors (against the soft limit the
 run lifted it to) — what grows with the count besides time — and how busy the whole machine's cores were
-over the agent phase (`*_machine_cpu_busy`, 0..1): near 1, the run waits for CPU, not for the model.
+over the agent phase (`*_machine_cpu_busy`, 0..1): near 1, the run waits for CPU, not for the model — and
+the CPU the model server itself spent serving each phase (`model_server_cpu_s_*`: the ideal assumes a
+server that costs nothing; on 2 cores it shares them with everyone).
 
     python benchmarks/concurrency.py [--episodes 250] [--steps 20] [--latency-ms 1000]
     python benchmarks/concurrency.py --docker          # 100 episodes in Docker sandboxes, pool pre-warmed
@@ -58,6 +60,13 @@ def cpu_s() -> float:
 def rss() -> int:
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * _PAGE
+
+
+def process_cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) another process of ours has used so far (the model server)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def machine_jiffies() -> tuple[int, int]:
@@ -384,8 +393,11 @@ def report(args: argparse.Namespace) -> None:
     server, url = start_server(args.steps, args.latency_ms)
     try:
         with tempfile.TemporaryDirectory(prefix="rz-bench-") as tmp:
+            server_cpu = [process_cpu_s(server.pid)]
             bare = run_phase("bare", args, url, Path(tmp) / "bare")
+            server_cpu.append(process_cpu_s(server.pid))
             orch = run_phase("orchestrator", args, url, Path(tmp) / "run")
+            server_cpu.append(process_cpu_s(server.pid))
     finally:
         server.terminate()
         server.wait()
@@ -418,6 +430,8 @@ def report(args: argparse.Namespace) -> None:
     print(f"orchestrator_infra_failures: {orch['infra_failures']}")
     print(f"orchestrator_peak_inflight: {orch['peak_in_flight']}")
     print(f"orchestrator_cpu_s: {orch['cpu_s']:.1f}")
+    print(f"model_server_cpu_s_bare: {server_cpu[1] - server_cpu[0]:.1f}")
+    print(f"model_server_cpu_s_orchestrator: {server_cpu[2] - server_cpu[1]:.1f}")
     print(f"orchestrator_machine_cpu_busy: {orch['machine_busy']:.3f}")
     print(f"orchestrator_fds_peak: {orch['fds_peak']} (soft limit {orch['fds_soft_limit']})")
     if ideal:
