@@ -4,7 +4,8 @@ limit, not from the host's RAM, so 200 wait for room instead of failing, and all
 allocates without bound is killed inside its own sandbox, scored as the target's failure, and the run goes
 on. Kept cheap: all but four episodes are the scripted `steps:0` coder (one model call, then submit: no code,
 so grading runs no Node), the fake model answers in-process without latency; the two bombs and two gold
-episodes run Node, and a sandbox's own memory cap is 256 MiB so each bomb costs little. Then the
+episodes run Node, a sandbox's own memory cap is 256 MiB so each bomb costs little, and the bomb sample
+keeps two of its cases (each one a bomb the coder or the grader runs: seconds apiece). Then the
 invariant."""
 
 from __future__ import annotations
@@ -72,6 +73,10 @@ def test_300_episodes_under_a_limit_sized_for_100_wait_for_room_and_survive_a_me
 ) -> None:
     ds = H.make_dataset(tmp_path)
     (ds / "samples" / "fx-slug" / "gold" / "test.mjs").write_text(BOMB)  # the "model" writes a bomb
+    # one whitebox and one hidden case: a bomb case costs seconds (the coder runs the whitebox ones too)
+    slug = load_dataset(ds).sample("fx-slug")
+    cases = [next(c for c in slug.cases if c.visibility == v) for v in ("whitebox", "hidden")]
+    write_sample(ds, msgspec.structs.replace(slug, cases=cases))
     stats = load_dataset(ds).sample("fx-stats")
     for n in range(1, SAMPLES - 1):
         shutil.copytree(ds / "samples" / "fx-stats", ds / "samples" / f"fx-stats-c{n}")
