@@ -3,12 +3,10 @@ cgroups — set up at open, torn down at close, and reaped at the next start if 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import secrets
 import shutil
-import signal
 import time
 from pathlib import Path
 
@@ -27,126 +25,15 @@ from repozero.sandbox.launch import Layout, sandbox_dirs
 from repozero.sandbox.mounts import mount_tmpfs, unmount
 from repozero.sandbox.owner import owner_alive, start_time
 from repozero.sandbox.private_tmpfs import PrivateTmpfs
+from repozero.sandbox.uids import UID_CLAIMS, kill_uids, pick_uid, release_uid, take_stale_claims
 
 __all__ = ["Workspace", "default_root", "reap_stale"]
 
 log = get_logger(__name__)
-_taken_uids: set[int] = set()
-"""Uids this process's open sandboxes hold (each also claimed in `UID_CLAIMS`)."""
-UID_CLAIMS = Path("/run/repozero-sbx-uids")
-"""One file per uid a sandbox holds, of any process and any local_root on the host: `<uid>` is the owner
-(pid, start time). Removed when the sandbox is closed; a crashed run's are reaped at the next start."""
 
 
 def default_root() -> Path:
     return Path(os.environ.get("TMPDIR", "/tmp")) / "repozero-sbx"
-
-
-def _status_files() -> list[Path]:
-    """/proc/PID/status of every process (listdir, not glob: glob trips over processes exiting meanwhile)."""
-    return [Path("/proc", d, "status") for d in os.listdir("/proc") if d.isdigit()]
-
-
-def _procs_of_uids(uids: set[int]) -> list[int]:
-    """Every process on the host whose real uid is in `uids` (a scan of /proc: for reaping and fallbacks)."""
-    pids = []
-    for status in _status_files():
-        try:
-            for line in status.read_text().splitlines():
-                if line.startswith("Uid:"):
-                    if int(line.split()[1]) in uids:
-                        pids.append(int(status.parent.name))
-                    break
-        except (OSError, ValueError):
-            continue
-    return pids
-
-
-def _procs_of_uid(uid: int) -> list[int]:
-    return _procs_of_uids({uid})
-
-
-async def kill_uids(uids: set[int], *, attempts: int = 100) -> bool:
-    """SIGKILL every process of `uids` (per-sandbox uids: exactly those sandboxes' processes).
-
-    Scans every process on the host, so it is only for what has no cgroup: a crashed run's leftovers at
-    the next start, and hosts without cgroups."""
-    for _ in range(attempts):
-        pids = _procs_of_uids(uids)
-        if not pids:
-            return True
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        await anyio.sleep(0.002)
-    return not _procs_of_uids(uids)
-
-
-def _claim_uid(uid: int) -> bool:
-    """Claim `uid` for a sandbox of this process, atomically across every process on the host (a hard
-    link fails if the claim exists): False if another sandbox, live or crashed, holds it."""
-    UID_CLAIMS.mkdir(mode=0o700, parents=True, exist_ok=True)
-    staging = UID_CLAIMS / f".{uid}.{os.getpid()}.{secrets.token_hex(4)}"
-    staging.write_text(json.dumps({"pid": os.getpid(), "start": start_time(os.getpid())}))
-    try:
-        os.link(staging, UID_CLAIMS / str(uid))
-        return True
-    except FileExistsError:
-        return False
-    finally:
-        staging.unlink(missing_ok=True)
-
-
-def _release_uid(uid: int) -> None:
-    """Called once no process of the uid is left."""
-    (UID_CLAIMS / str(uid)).unlink(missing_ok=True)
-    _taken_uids.discard(uid)
-
-
-def _pick_uid(cfg: SandboxConfig) -> int:
-    """A uid no live sandbox of any process holds, and no crashed run's leftovers may still run as: its
-    claim stays until the next start reaps it (`reap_stale`). No scan of the host's processes."""
-    try:
-        for _ in range(1000):
-            uid = cfg.local_uid_base + secrets.randbelow(cfg.local_uid_count)
-            if uid not in _taken_uids and _claim_uid(uid):
-                _taken_uids.add(uid)
-                return uid
-    except OSError as exc:
-        raise SandboxError(f"cannot claim a sandbox uid in {UID_CLAIMS}: {exc}") from exc
-    raise SandboxError("no free uid in sandbox.local_uid_base/local_uid_count")
-
-
-def _take_stale_claims() -> list[int]:
-    """Uids claimed by a process that is gone (a crashed or killed run), each taken over by this reaper:
-    the claim is renamed away atomically, so of concurrent reapers exactly one kills that uid's processes,
-    and never after the uid was claimed again. The caller kills them, then removes the claims."""
-    taken = []
-    for entry in os.listdir(UID_CLAIMS) if UID_CLAIMS.is_dir() else []:
-        if entry.isdigit() and _dead_claim(UID_CLAIMS / entry):
-            mine = UID_CLAIMS / f".reaping.{entry}.{os.getpid()}"
-            try:
-                os.rename(UID_CLAIMS / entry, mine)
-            except FileNotFoundError:
-                continue  # another reaper took it
-            if _dead_claim(mine):
-                taken.append(int(entry))
-            else:  # reaped and claimed again meanwhile: give it back
-                with contextlib.suppress(FileExistsError):
-                    os.link(mine, UID_CLAIMS / entry)
-                mine.unlink()
-    return taken
-
-
-def _dead_claim(path: Path) -> bool:
-    try:
-        owner = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return False
-    pid = owner.get("pid")
-    return not owner_alive(pid if isinstance(pid, int) else 0, owner.get("start"))
 
 
 class Workspace:
@@ -172,7 +59,7 @@ class Workspace:
         os.chmod(base, 0o711)
         sid = "sbx-" + secrets.token_hex(6)
         root = base / sid
-        uid = _pick_uid(cfg) if iso.privileged else os.getuid()
+        uid = pick_uid(cfg) if iso.privileged else os.getuid()
         gid = uid if iso.privileged else os.getgid()
         mounted, cgroups, private = False, None, None
         try:
@@ -199,7 +86,7 @@ class Workspace:
             with anyio.CancelScope(shield=True):
                 await _teardown(root, mounted, cgroups, private)  # nothing ran as the uid yet
             if iso.privileged:
-                _release_uid(uid)
+                release_uid(uid)
             raise
         ws = cls(sid, root, layout, cgroups, mounted, private)
         workdir = sandbox_dirs(iso, layout)[0]
@@ -228,7 +115,7 @@ class Workspace:
         await _teardown(self.root, self.mounted, self.cgroups, self.private)
         uid = self._own_uid()
         if uid is not None and killed:
-            _release_uid(uid)  # else the claim stays: the next start reaps the uid once we are gone
+            release_uid(uid)  # else the claim stays: the next start reaps the uid once we are gone
         elif uid is not None:
             log.warning("sandbox_processes_survived", sandbox=self.id, uid=uid)
 
@@ -423,7 +310,7 @@ async def reap_stale(base: Path, iso: Isolation) -> int:
     uid claims a dead process left (of any local_root; a claim outlives its sandbox's dir and owner record).
     Their cgroups are found by name."""
     stale = _stale(base) + _stale_elsewhere(base)
-    claims = _take_stale_claims()
+    claims = take_stale_claims()
     if claims:
         await kill_uids(set(claims))
     for root, _, mounted in stale:

@@ -250,7 +250,7 @@ async def test_close_kills_everything_and_removes_the_workspace() -> None:
             cgroups = list(ws.cgroups.dirs)
         assert not _exists(ws.root)
         assert not any(_exists(d) for d in cgroups)
-    from repozero.sandbox.workspace import _procs_of_uid
+    from repozero.sandbox.uids import procs_of_uid as _procs_of_uid
 
     assert _procs_of_uid(uid) == []
 
@@ -320,7 +320,8 @@ async def test_a_crashed_runs_sandboxes_are_reaped_at_the_next_start(
     backend reaps its
     processes, uid and cgroups whether it uses the crashed run's local_root or another one, and its
     (empty) dir under its own local_root."""
-    from repozero.sandbox.workspace import _procs_of_uid, reap_stale
+    from repozero.sandbox.uids import procs_of_uid as _procs_of_uid
+    from repozero.sandbox.workspace import reap_stale
 
     base = tmp_path / "sbx"
     backend = LocalBackend(
