@@ -33,6 +33,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
 
 DATASET = "builtin:py2js-lite"
 SAMPLES = "base58-*"  # two samples of the built-in dataset: lean, and both nodes get work
+FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"
+"""The other cluster tests' dataset: two samples of 6 and 5 cases (base58-*: 41 and 45, each graded by Node
+per episode) — what they show is the executor's bookkeeping, not the grades."""
 
 
 def _executor(cluster: Any, storage: str = "") -> Any:
@@ -81,8 +84,8 @@ def _nodes(run_dir: Path) -> list[dict[str, Any]]:
 
 def _driver(cluster: Any, out: Path, *extra: str, display: str = "off") -> subprocess.Popen[bytes]:
     """`repozero run --executor ray` as its own process (the driver the tests kill or watch)."""
-    cmd = [sys.executable, "-m", "repozero", "run", "--dataset", DATASET, "--model", "fake:gold"]
-    cmd += ["--ace-rounds", "0", "--samples", SAMPLES, "--concurrency", "1", "--display", display]
+    cmd = [sys.executable, "-m", "repozero", "run", "--dataset", str(FIXTURE), "--model", "fake:gold"]
+    cmd += ["--ace-rounds", "0", "--samples", "fx-*", "--concurrency", "1", "--display", display]
     cmd += ["--executor", "ray", "--ray-address", cluster.address, "--out", str(out)]
     cmd += ["--set", "run.progress_interval_s=1", *extra]
     with (out.parent / "driver.log").open("ab") as log:  # the child keeps its own descriptor
@@ -137,9 +140,9 @@ def test_resume_finishes_a_ray_run_whose_driver_was_killed(cluster: Any, tmp_pat
     assert set(after.values()) == {"finished"} and set(after) == set(before) | set(after)
 
 
-SWEEP = """\
-dataset = "builtin:py2js-lite"
-samples = ["base58-check"]
+SWEEP = f"""\
+dataset = "{FIXTURE}"
+samples = ["fx-slug"]
 attempts = 2
 seed = 3
 
@@ -186,7 +189,7 @@ def test_a_ray_sweep_through_storage_gives_each_cell_the_local_table_and_extends
     tested = [
         c for c in ray_cells.values() if json.loads((c / "cell.json").read_text())["axes"]["ace_rounds"]
     ]
-    pool = json.loads((tested[0] / "pool.json").read_text())["samples"]["base58-check"]
+    pool = json.loads((tested[0] / "pool.json").read_text())["samples"]["fx-slug"]
     assert set(pool["passed"]) == {"0", "1"}  # both attempts of the ACE-round cell graded on the pool
     stored = {p.relative_to(store) for p in store.rglob("*") if p.is_file()}
     shards = {p for p in stored if p.parent.name == "shards"}
