@@ -3,13 +3,12 @@ sandbox, a count of OOM kills (so `oom` is known, not guessed), and a way to kil
 
 from __future__ import annotations
 
-import os
-import signal
 from pathlib import Path
 
 import anyio
 
 from repozero.errors import SandboxError
+from repozero.sandbox.process import kill_until_gone
 
 __all__ = ["SandboxCgroups"]
 
@@ -68,17 +67,7 @@ class SandboxCgroups:
 
     async def kill_all(self, *, attempts: int = 100) -> bool:
         """SIGKILL every process in the groups until none is left; False if some survived."""
-        for _ in range(attempts):
-            pids = self.pids()
-            if not pids:
-                return True
-            for pid in pids:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-            await anyio.sleep(0.002)
-        return not self.pids()
+        return await kill_until_gone(self.pids, attempts=attempts)
 
     async def remove(self) -> None:
         for folder in self.dirs:

@@ -7,7 +7,7 @@ import math
 import os
 import signal
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from pathlib import Path
 
 import anyio
@@ -15,7 +15,15 @@ import anyio.abc
 
 from repozero.sandbox.capture import HeadCapture
 
-__all__ = ["Collected", "LocalProcess", "collect", "exit_status", "kill_namespace_strays", "terminate"]
+__all__ = [
+    "Collected",
+    "LocalProcess",
+    "collect",
+    "exit_status",
+    "kill_namespace_strays",
+    "kill_until_gone",
+    "terminate",
+]
 
 TERMINATE_GRACE_S = 1.0
 """How long bwrap may take to exit once its namespace is gone, before it is killed too."""
@@ -268,3 +276,19 @@ def kill_namespace_strays(outer_pid: int, keep: tuple[int, ...] = (1, 2)) -> int
         except ProcessLookupError:
             pass
     return killed
+
+
+async def kill_until_gone(find: Callable[[], Collection[int]], *, attempts: int = 100) -> bool:
+    """SIGKILL what `find` returns until it returns nothing (a process may fork while being killed);
+    False if something was still there after `attempts` rounds."""
+    for _ in range(attempts):
+        pids = find()
+        if not pids:
+            return True
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        await anyio.sleep(0.002)
+    return not find()

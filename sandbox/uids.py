@@ -8,14 +8,12 @@ import contextlib
 import json
 import os
 import secrets
-import signal
 from pathlib import Path
-
-import anyio
 
 from repozero.errors import SandboxError
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.owner import owner_alive, start_time
+from repozero.sandbox.process import kill_until_gone
 
 __all__ = [
     "UID_CLAIMS",
@@ -64,17 +62,7 @@ async def kill_uids(uids: set[int], *, attempts: int = 100) -> bool:
 
     Scans every process on the host, so it is only for what has no cgroup: a crashed run's leftovers at
     the next start, and hosts without cgroups."""
-    for _ in range(attempts):
-        pids = procs_of_uids(uids)
-        if not pids:
-            return True
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        await anyio.sleep(0.002)
-    return not procs_of_uids(uids)
+    return await kill_until_gone(lambda: procs_of_uids(uids), attempts=attempts)
 
 
 def _claim_uid(uid: int) -> bool:
