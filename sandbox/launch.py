@@ -45,7 +45,8 @@ class Layout(Record, kw_only=True):
     uid: int | None = None
     gid: int | None = None
     mount_ns: str = ""
-    """The mount namespace (a /proc/PID/ns/mnt file) the host paths above are in; "" for the host's."""
+    """The mount namespace the paths above are in, as a file `nsenter --mount=` opens (/proc/PID/fd/N,
+    sandbox/private_tmpfs.py); "" for the host's."""
     cgroup_procs: list[str] = []
     path_dirs: list[str] = []
     ro_paths: list[str] = []

@@ -37,14 +37,8 @@ def mount_tmpfs(target: Path, source: str, options: str, *, keep_gil: bool = Fal
 
     Raises OSError (with errno and the target) when the kernel refuses."""
     flags = _MS_NOSUID | _MS_NODEV
-    if (
-        _libc(keep_gil=keep_gil).mount(
-            source.encode(), os.fsencode(target), b"tmpfs", flags, options.encode()
-        )
-        != 0
-    ):
-        err = ctypes.get_errno()
-        raise OSError(err, os.strerror(err), str(target))
+    libc = _libc(keep_gil=keep_gil)
+    _check(libc.mount(source.encode(), os.fsencode(target), b"tmpfs", flags, options.encode()), str(target))
 
 
 def unmount(target: Path, *, lazy: bool = True) -> bool:
