@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from repozero.agents.fakellm import DEFAULT_DATASET, fake_endpoint, fake_policy, start_fake_server
+from repozero.agents.fakellm import DEFAULT_DATASET, fake_endpoint, fake_policy
 from repozero.agents.models import Model, Models, Totals, open_models
 from repozero.config import Config
 from repozero.datasets import Dataset
@@ -95,6 +95,8 @@ async def open_provider(
         async with open_models(config.endpoints) as models:
             yield ModelProvider(models, endpoint, label)
         return
+    from repozero.agents.fakellm import start_fake_server  # aiohttp's server: imported when one starts
+
     async with start_fake_server(
         policy, dataset if dataset is not None else DEFAULT_DATASET, **fake_settings
     ) as url:

@@ -55,6 +55,24 @@ def test_cli_version() -> None:
     assert out.strip() == f"repozero {repozero.__version__}"
 
 
+def test_cli_start_leaves_aiohttp_unloaded_until_a_command_needs_it() -> None:
+    """Every command module is imported to build the parser; aiohttp and aiodocker (~0.2 s) wait for the
+    commands that talk HTTP or Docker. The model client's `except` still names aiohttp's error once
+    aiohttp is loaded."""
+    code = (
+        "import sys\n"
+        "from repozero.cli import build_parser\n"
+        "build_parser()\n"
+        "print(sorted(m for m in ('aiohttp', 'aiodocker', 'httpx_aiohttp') if m in sys.modules))\n"
+        "from repozero.agents.models.http import transport_errors\n"
+        "print([e.__name__ for e in transport_errors(OSError)])\n"
+        "import aiohttp\n"
+        "print([e.__name__ for e in transport_errors(OSError)])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["[]", "['OSError']", "['OSError', 'ClientError']"], out
+
+
 @pytest.mark.slow
 def test_wheel_installs_and_imports_in_fresh_venv(repo_root: Path, tmp_path: Path) -> None:
     wheels = tmp_path / "wheels"

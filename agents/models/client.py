@@ -12,7 +12,6 @@ import uuid
 from collections.abc import Sequence
 from typing import Literal
 
-import aiohttp
 import anyio
 import httpx
 import msgspec
@@ -27,7 +26,7 @@ from repozero.agents.models.codec import BadResponse, Codec, Parsed, StreamBroke
 from repozero.agents.models.completions import CompletionsCodec
 from repozero.agents.models.endpoint_settings import api_key, check_endpoint
 from repozero.agents.models.errors import ModelConfigError, ModelRequestError, ModelUnavailableError
-from repozero.agents.models.http import HttpPool, HttpReply
+from repozero.agents.models.http import HttpPool, HttpReply, transport_errors
 from repozero.agents.models.openai import OpenAICodec
 from repozero.agents.models.pricing import Ledger, cost_of, price_on
 from repozero.agents.models.records import (
@@ -49,7 +48,8 @@ __all__ = ["EndpointClient", "ModelSession"]
 
 log = get_logger(__name__)
 _encode = msgspec.json.Encoder().encode
-_NO_RESPONSE = (httpx.RequestError, aiohttp.ClientError, OSError)
+_NO_RESPONSE = (httpx.RequestError, OSError)
+"""No answer came (aiohttp's `ClientError` joins these through `transport_errors`)."""
 
 
 class _Failure(msgspec.Struct):
@@ -204,7 +204,7 @@ class EndpointClient:
             call.queue_s += began - queued
             try:
                 reply = await self._send(replica, payload)
-            except _NO_RESPONSE as exc:
+            except transport_errors(*_NO_RESPONSE) as exc:
                 return self._no_response(replica, exc)
             except StreamBroken as exc:
                 self.replicas.failed(replica, f"stream_{exc.kind}")

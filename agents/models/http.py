@@ -17,19 +17,30 @@ from __future__ import annotations
 
 import asyncio
 import math
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
-import aiohttp
 import httpx
 import sniffio
-from httpx_aiohttp import AiohttpTransport
 
 from repozero.agents.models.codec import BadResponse
 from repozero.agents.models.conn import Exchange, LeanPool
 from repozero.records import Record
 
-__all__ = ["MAX_RESPONSE_BYTES", "MAX_STREAM_BYTES", "HttpPool", "HttpReply", "HttpStream", "check_size"]
+if TYPE_CHECKING:  # aiohttp is imported when a pool is built (~0.2 s): not by every CLI start
+    import aiohttp
+
+__all__ = [
+    "MAX_RESPONSE_BYTES",
+    "MAX_STREAM_BYTES",
+    "HttpPool",
+    "HttpReply",
+    "HttpStream",
+    "check_size",
+    "transport_errors",
+]
 
 MAX_RESPONSE_BYTES = 32 << 20
 """A response body larger than this is refused half-read (retried like a server error, then the episode's
@@ -47,6 +58,14 @@ def check_size(size: int, limit: int = MAX_RESPONSE_BYTES) -> None:
     """Raise `BadResponse` once a body has grown past `limit`."""
     if size > limit:
         raise BadResponse(f"response larger than {limit >> 20} MiB; refused")
+
+
+def transport_errors(*base: type[BaseException]) -> tuple[type[BaseException], ...]:
+    """`base` plus aiohttp's `ClientError` once aiohttp is loaded, for an `except` clause (evaluated only
+    when an exception passes): an error of a module never imported cannot have been raised, so start-up
+    need not import aiohttp for it, nor the first failure wait for that import."""
+    aiohttp = sys.modules.get("aiohttp")
+    return (*base, aiohttp.ClientError) if aiohttp is not None else base
 
 
 class HttpReply(Record, kw_only=True):
@@ -144,7 +163,7 @@ class HttpPool:
         self.max_connections = max_connections
         self._keepalive_s = keepalive_s
         self._transport = self._new_transport()
-        self._needs_host = not isinstance(self._transport, AiohttpTransport)
+        self._needs_host = isinstance(self._transport, httpx.AsyncHTTPTransport)
         self.client = httpx.AsyncClient(transport=self._transport)
         self.lean = LeanPool(keepalive_s) if not self._needs_host else None
         """Our own connections for model calls, on asyncio; None elsewhere."""
@@ -157,6 +176,8 @@ class HttpPool:
         except sniffio.AsyncLibraryNotFoundError:  # built outside a loop: it will be used on asyncio
             library = "asyncio"
         if library == "asyncio":
+            from httpx_aiohttp import AiohttpTransport
+
             return AiohttpTransport(client=self._new_session)
         limits = httpx.Limits(
             max_connections=self.max_connections,
@@ -167,6 +188,8 @@ class HttpPool:
 
     def _new_session(self) -> aiohttp.ClientSession:
         """Called by the transport on first use, inside the running event loop."""
+        import aiohttp
+
         connector = aiohttp.TCPConnector(
             limit=self.max_connections,
             limit_per_host=0,

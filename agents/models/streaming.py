@@ -20,7 +20,6 @@ import zlib
 from bisect import bisect_right
 from collections.abc import Callable
 
-import aiohttp
 import anyio
 import httpx
 import sniffio
@@ -34,13 +33,15 @@ from repozero.agents.models.http import (
     HttpReply,
     check_size,
     reply_of,
+    transport_errors,
 )
 from repozero.agents.models.sse import EventReader
 from repozero.records import Record
 
 __all__ = ["Streamed", "fetch_stream"]
 
-_BROKEN = (httpx.TransportError, aiohttp.ClientError, OSError)
+_BROKEN = (httpx.TransportError, OSError)
+"""The connection failed (aiohttp's `ClientError` joins these through `transport_errors`)."""
 
 
 class Streamed(Record, kw_only=True):
@@ -201,7 +202,7 @@ async def _fetch_httpx(
                     if (events := reader.feed(chunk)) and assembler.feed(events) is not None:
                         first = now if first is None else first
                         last = now
-            except _BROKEN as exc:  # the connection failed mid-way
+            except transport_errors(*_BROKEN) as exc:  # the connection failed mid-way
                 if not assembler.done:
                     cause = exc.__cause__ or exc
                     why = f"{type(cause).__name__}: {cause}".strip(": ")

@@ -5,16 +5,19 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from repozero.agents.fakellm import DEFAULT_DATASET, FAULT_KINDS, FakeLLMConfig, FakeServer
+from repozero.agents.fakellm import DEFAULT_DATASET, FAULT_KINDS, FakeLLMConfig
 from repozero.agents.fakellm.faults import parse_faults
 from repozero.commands import add_command, group
 from repozero.errors import UsageError
 from repozero.log import get_logger
 from repozero.runtime import run_async
+
+if TYPE_CHECKING:  # the server (aiohttp) is imported when one is served, not by every CLI start
+    from repozero.agents.fakellm import FakeServer
 
 log = get_logger("repozero.fakellm")
 
@@ -85,6 +88,8 @@ def _serve(args: argparse.Namespace) -> int:
         max_model_len=args.max_model_len,
         reasoning=args.reasoning,
     )
+    from repozero.agents.fakellm import FakeServer
+
     return run_async(_run, FakeServer(config), args.port)
 
 

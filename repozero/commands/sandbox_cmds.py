@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import shutil
-from typing import Any
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from rich.console import Console
@@ -16,8 +17,12 @@ from repozero.errors import UsageError
 from repozero.log import get_logger
 from repozero.runtime import run_async
 from repozero.sandbox.config import SandboxConfig
-from repozero.sandbox.docker_client import DockerClient, open_client
 from repozero.sandbox.images import RECIPES, build_image, image_ref
+
+if (
+    TYPE_CHECKING
+):  # aiodocker (and aiohttp under it, ~0.2 s) is imported by these commands, not by every CLI start
+    from repozero.sandbox.docker_client import DockerClient
 
 log = get_logger(__name__)
 
@@ -41,6 +46,12 @@ def _cfg(args: argparse.Namespace) -> SandboxConfig:
     return args.cfg.sandbox  # type: ignore[no-any-return]
 
 
+def _open_client(cfg: SandboxConfig, connections: int) -> AbstractAsyncContextManager[DockerClient]:
+    from repozero.sandbox.docker_client import open_client
+
+    return open_client(cfg.docker_host, connections=connections)
+
+
 def _docker_cli() -> str:
     """Debian's client when installed (it matches the daemon), else whatever `docker` is on PATH."""
     return "/usr/bin/docker" if shutil.which("/usr/bin/docker") else "docker"
@@ -51,7 +62,7 @@ def _build(args: argparse.Namespace) -> int:
     names = args.only or sorted(RECIPES)
 
     async def main() -> None:
-        async with open_client(cfg.docker_host, connections=8) as client:
+        async with _open_client(cfg, 8) as client:
             todo = [n for n in names if args.force or not await client.image_exists(_ref(n, cfg))]
             for name in sorted(set(names) - set(todo)):
                 log.info("image_cached", image=name, ref=_ref(name, cfg))
@@ -98,7 +109,7 @@ def _list(args: argparse.Namespace) -> int:
     cfg = _cfg(args)
 
     async def main() -> list[dict[str, Any]]:
-        async with open_client(cfg.docker_host, connections=4) as client:
+        async with _open_client(cfg, 4) as client:
             return await _image_rows(client, cfg)
 
     rows = run_async(main)
@@ -120,7 +131,7 @@ def _cleanup(args: argparse.Namespace) -> int:
         raise UsageError("--run-id: empty run id")
 
     async def main() -> int:
-        async with open_client(cfg.docker_host, connections=16) as client:
+        async with _open_client(cfg, 16) as client:
             return await client.reap(args.run_id)
 
     removed = run_async(main)
