@@ -3,6 +3,7 @@ Docker pool before the first episode (wiring kept out of the session's control f
 
 from __future__ import annotations
 
+import fnmatch
 import secrets
 import time
 from pathlib import Path
@@ -14,6 +15,7 @@ from repozero.agents.fakellm import fake_policy
 from repozero.agents.scaffolds import AgentLimits
 from repozero.config import Config
 from repozero.datasets import Dataset
+from repozero.errors import SandboxError
 from repozero.oracle.evaluate import toolchain_for
 from repozero.orchestrator.actions import ActionLog
 from repozero.orchestrator.context import Limiters, RunContext
@@ -26,7 +28,15 @@ from repozero.orchestrator.sweep_plan import cell_key, science
 from repozero.sandbox import SandboxSpec
 from repozero.wiring import ModelProvider, model_endpoint
 
-__all__ = ["fake_settings", "prewarm", "run_context", "run_limiters", "run_sizes", "session_manifest"]
+__all__ = [
+    "fake_settings",
+    "prepare_backend",
+    "prewarm",
+    "run_context",
+    "run_limiters",
+    "run_sizes",
+    "session_manifest",
+]
 
 log = structlog.get_logger()
 
@@ -42,6 +52,21 @@ async def prewarm(
         with actions.track("sandbox_prewarm", toolchain=toolchain):
             await backend.inner.prewarm(SandboxSpec(toolchain=toolchain, run_id=ctx.run_id, role="coder"))
         log.info("sandbox_pool_warm", toolchain=toolchain, seconds=round(time.monotonic() - started, 2))
+
+
+async def prepare_backend(backend: ObservedBackend, dataset: Dataset, spec: RunSpec, run_id: str) -> None:
+    """A backend without a warm pool (local) does its one-time setup for the spec's toolchains at open, before
+    `RunStarted`. A failure here is not the run's: the first sandbox to open meets it again and reports it
+    where it always has, on that episode."""
+    if backend.inner.warm_pool:
+        return
+    live = [s for s in dataset.samples if s.status == "live"]
+    chosen = [s for s in live if spec.samples is None or fnmatch.fnmatch(s.id, spec.samples)]
+    for toolchain in sorted({toolchain_for(s) for s in chosen}):
+        try:
+            await backend.inner.prewarm(SandboxSpec(toolchain=toolchain, run_id=run_id, role="coder"))
+        except SandboxError:
+            return
 
 
 def run_limiters(sizes: dict[str, int], backend: ObservedBackend, provider: ModelProvider) -> Limiters:

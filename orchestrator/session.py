@@ -43,6 +43,7 @@ from repozero.orchestrator.manifest import run_record
 from repozero.orchestrator.observe import ObservedBackend, ObservedOracle, ObservedProvider
 from repozero.orchestrator.parts import (
     fake_settings,
+    prepare_backend,
     prewarm,
     run_context,
     run_limiters,
@@ -164,6 +165,7 @@ class Session:
             )
             ctx.archive = run_dir is not None
             session = cls(ctx, spec, actions)
+            await prepare_backend(observed, dataset, spec, manifest.run_id)
             ctx.bus.emit(RunStarted(run=run_record(manifest)))
             with structlog.contextvars.bound_contextvars(run_id=manifest.run_id):
                 yield session

@@ -64,6 +64,12 @@ class LocalBackend(BackendDefaults):
         """What this host allows (probed once per process; a degraded result is logged once)."""
         return await detect_isolation(self.config.local_isolation)
 
+    async def prewarm(self, spec: SandboxSpec) -> None:
+        """The first open's one-time work — probing the host's isolation, reaping a crashed run's leftovers,
+        resolving the toolchain (tens of milliseconds each, spawns included) — done before episodes start,
+        where every episode's first step would otherwise wait for it."""
+        await self._prepare(spec)
+
     async def _prepare(self, spec: SandboxSpec) -> tuple[Isolation, Path]:
         iso = await self.isolation()
         if self.config.local_isolation == "bwrap" and not iso.namespaces:

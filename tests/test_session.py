@@ -194,3 +194,29 @@ def test_eval_under_the_public_protocol_reproduces_the_episodes_score(tmp_path: 
         episode.success_rate,
     )
     assert graded["repozero-strict"]["pass"] is True  # strict drops what the Oracle could not answer
+
+
+def test_a_local_backend_is_ready_before_the_run_starts(tmp_path: Path) -> None:
+    """The local backend's one-time work (isolation probe, reaping, toolchain) is done at open, before
+    `RunStarted`, for the toolchain of the spec's samples: no episode's first step waits for it."""
+    from repozero.sandbox import LocalBackend, SandboxSpec
+
+    seen: list[str] = []
+
+    class Recording(LocalBackend):
+        async def prewarm(self, spec: SandboxSpec) -> None:
+            seen.append(f"prewarm:{spec.toolchain}")
+            await super().prewarm(spec)
+
+    class Watcher:
+        def emit(self, event: object) -> None:
+            seen.append(type(event).__name__)
+
+    async def main() -> None:
+        async with Session.open(
+            load_config(), spec(samples="fx-slug"), backend=Recording(), sinks=[Watcher()]
+        ):
+            pass
+
+    asyncio.run(main())
+    assert seen[:2] == ["prewarm:node", "RunStarted"]

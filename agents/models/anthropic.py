@@ -94,6 +94,9 @@ class AnthropicCodec:
         if api_key:
             headers["x-api-key"] = api_key
         self.headers = httpx.Headers(headers)
+        from repozero.agents.models.anthropic_stream import AnthropicStream  # with the client: see openai.py
+
+        self._stream = AnthropicStream
 
     def build(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec], params: SamplingParams
@@ -155,9 +158,7 @@ class AnthropicCodec:
 
     def assembler(self) -> Assembler:
         """A fresh reader of one streamed message (anthropic_stream.py, which builds on this module)."""
-        from repozero.agents.models.anthropic_stream import AnthropicStream
-
-        return AnthropicStream(self)
+        return self._stream(self)
 
     def parsed(self, data: WireReply) -> Parsed:
         """A message (read whole, or assembled from a stream) on our records."""

@@ -141,6 +141,11 @@ class OpenAICodec:
         self.reasoning_field = config.reasoning_field or (
             "reasoning" if config.flavor == "vllm" else "reasoning_content"
         )
+        # the stream reader (openai_stream.py builds on this module): imported with the client, not at
+        # the run's first streamed answer, where its import and decoders cost every episode's first call
+        from repozero.agents.models.openai_stream import OpenAIStream
+
+        self._stream = OpenAIStream
 
     def build(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec], params: SamplingParams
@@ -207,9 +212,7 @@ class OpenAICodec:
 
     def assembler(self) -> Assembler:
         """A fresh reader of one streamed answer (openai_stream.py, which builds on this module)."""
-        from repozero.agents.models.openai_stream import OpenAIStream
-
-        return OpenAIStream(self)
+        return self._stream(self)
 
     def parsed(self, data: Completion) -> Parsed:
         """A chat completion (read whole, or assembled from a stream) on our records."""
