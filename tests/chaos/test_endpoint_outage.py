@@ -16,13 +16,15 @@ import httpx
 import pytest
 
 from repozero.orchestrator.results import ResultsStore
-from repozero.traces import TraceReader
+from repozero.traces import EpisodeTrace, TraceReader
 
 H = sys.modules["repozero_chaos_helpers"]
 pytestmark = pytest.mark.slow
 
+TIME_LIMIT_S = 15.0
+"""The agents' time limit: their own time, model waits excluded."""
 OUTAGE_S = 20.0
-"""Longer than the agents' time limit (15 s): were the waits charged, the episodes would end `time_limit`."""
+"""Longer than the agents' time limit: were the waits charged, the agent running then would end `time_limit`."""
 BURST_S = 5.0
 GATEWAY = Path(__file__).with_name("retry_after_server.py")
 
@@ -33,7 +35,7 @@ def test_endpoint_restart_and_retry_after_bursts_cost_no_episode(tmp_path: Path)
     config = H.endpoint_config(
         tmp_path / "endpoint.toml", "loop", port,
         max_retries=40, retry_initial_s=1.0, retry_max_s=4.0, eject_after_failures=3, eject_s=2.0,
-        agent__time_limit_s=15.0,
+        agent__time_limit_s=TIME_LIMIT_S,
     )  # fmt: skip
     run_dir = tmp_path / "run"
     server = H.serve_fake(port, ds, tmp_path / "server-1.log")
@@ -73,20 +75,39 @@ def test_endpoint_restart_and_retry_after_bursts_cost_no_episode(tmp_path: Path)
     store = ResultsStore.open_readonly(run_dir / "results.sqlite")
     try:
         results = store.episode_results()
+        rounds = store.all_rounds()
     finally:
         store.close()
     # nothing scored as the model's failure, no agent out of time: buggy-then-fix fixes its bug in round 1
     assert all(r.passed is True and r.exit_status != "time_limit" for r in results), results
+    # in every round, not only the scored last one (the outage falls in round 0): the coder submitted
+    assert all(len(rounds[r.episode_id]) == r.rounds_used == 2 for r in results), rounds
+    assert {r.coder_exit for rs in rounds.values() for r in rs} == {"submitted"}, rounds
 
     reader = TraceReader(run_dir / "traces")
-    retries = [
-        a for e in reader.finished_episodes() for c in reader.episode(e).model_calls for a in c.retries
-    ]
+    traces = [reader.episode(e) for e in reader.finished_episodes()]
+    retries = [a for t in traces for c in t.model_calls for a in c.retries]
     assert sum(a.wait_s for a in retries) >= OUTAGE_S * 0.8  # recorded on the calls that waited
     assert any(a.status is None for a in retries)  # connection refused while nothing listened
     told = [a for a in retries if a.status in (429, 503)]
     assert {a.status for a in told} == {429, 503}, retries
     assert all(1.0 <= a.wait_s <= 1.1 + 1e-6 for a in told)  # Retry-After: 1, honoured (plus ≤10% jitter)
+    for trace in traces:
+        _assert_waits_are_model_time(trace)
+
+
+def _assert_waits_are_model_time(trace: EpisodeTrace) -> None:
+    """Every agent run of every round (coder and tester) ended as its script does, and the retry waits of
+    its calls are inside its model time: the agent's own time (wall minus model) never holds them."""
+    waited: dict[tuple[str, int], float] = {}  # a coder's conversation goes on across rounds: one run a round
+    for call in trace.model_calls:
+        key = (call.conversation_id, call.round)
+        waited[key] = waited.get(key, 0.0) + sum(a.wait_s for a in call.retries)
+    assert trace.agents and {a.round for a in trace.agents} == {0, 1}, trace.agents
+    for run in trace.agents:
+        assert run.termination == "submitted", run
+        assert run.model_s >= waited.get((run.conversation_id, run.round), 0.0), (run, waited)
+        assert run.wall_s - run.model_s < TIME_LIMIT_S, run
 
 
 def _wait_requests(port: int, n: int, timeout: float = 180) -> None:
