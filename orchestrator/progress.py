@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import msgspec
 
 from repozero.orchestrator.limits import LimiterQueue
+from repozero.records import Record
 from repozero.traces import (
     EpisodeFinished,
     EpisodeStarted,
@@ -25,7 +26,7 @@ from repozero.traces import (
     record_of,
 )
 
-__all__ = ["InFlight", "ProgressSnapshot", "RunProgress", "Saturation"]
+__all__ = ["CallCounts", "InFlight", "ProgressSnapshot", "RunProgress", "Saturation"]
 
 Saturation = Callable[[], dict[str, LimiterQueue]]
 SLOWEST = 5
@@ -67,6 +68,16 @@ class ProgressSnapshot(msgspec.Struct, kw_only=True):
     """The longest-running episodes in flight, oldest first (at most `SLOWEST`)."""
 
 
+class CallCounts(Record, kw_only=True):
+    """A process's model-call counters so far: what a Ray node runner sends back with each unit's result
+    (orchestrator/ray_executor), so the driver's panel counts calls it never sees as events."""
+
+    model_calls: int = 0
+    failed_calls: int = 0
+    rate_limit_waits: int = 0
+    rate_limit_wait_s: float = 0.0
+
+
 @dataclass
 class _Flight:
     started: float
@@ -87,6 +98,8 @@ class RunProgress:
         self.finished = self.solved = self.scored = self.infra = 0
         self.tokens = self.calls = self.failed_calls = self.rate_limit_waits = 0
         self.cost = self.rate_limit_wait_s = 0.0
+        self.remote: dict[str, CallCounts] = {}
+        """Each Ray node runner's counters, as its last unit result carried them (`remote_calls`)."""
 
     def emit(self, event: Event) -> None:
         match event:
@@ -130,6 +143,36 @@ class RunProgress:
             self.scored += 1
             self.solved += solved
 
+    def call_counts(self) -> CallCounts:
+        """This process's own counters (a node runner's, sent to the driver)."""
+        return CallCounts(
+            model_calls=self.calls,
+            failed_calls=self.failed_calls,
+            rate_limit_waits=self.rate_limit_waits,
+            rate_limit_wait_s=self.rate_limit_wait_s,
+        )
+
+    def remote_calls(self, source: str, counts: CallCounts) -> None:
+        """A node runner's counters so far. Results can arrive out of order, so the larger of each stays:
+        they only grow."""
+        old = self.remote.get(source, CallCounts())
+        self.remote[source] = CallCounts(
+            model_calls=max(old.model_calls, counts.model_calls),
+            failed_calls=max(old.failed_calls, counts.failed_calls),
+            rate_limit_waits=max(old.rate_limit_waits, counts.rate_limit_waits),
+            rate_limit_wait_s=max(old.rate_limit_wait_s, counts.rate_limit_wait_s),
+        )
+
+    def reopened(self, *, infra_failure: bool, solved: bool) -> None:
+        """An episode counted finished that will run again (its node's traces never reached the run
+        directory): no longer done. Its tokens and cost stay counted: they were spent."""
+        self.finished -= 1
+        if infra_failure:
+            self.infra -= 1
+        else:
+            self.scored -= 1
+            self.solved -= solved
+
     def given_back(self, episode_id: str) -> None:
         """An episode in flight that will start again elsewhere (a Ray node lost): queued, not running."""
         self.flights.pop(episode_id, None)
@@ -161,10 +204,10 @@ class RunProgress:
             pass_rate=self.solved / self.scored if self.scored else None,
             tokens=self.tokens,
             cost_usd=self.cost,
-            model_calls=self.calls,
-            failed_calls=self.failed_calls,
-            rate_limit_waits=self.rate_limit_waits,
-            rate_limit_wait_s=self.rate_limit_wait_s,
+            model_calls=self.calls + sum(r.model_calls for r in self.remote.values()),
+            failed_calls=self.failed_calls + sum(r.failed_calls for r in self.remote.values()),
+            rate_limit_waits=self.rate_limit_waits + sum(r.rate_limit_waits for r in self.remote.values()),
+            rate_limit_wait_s=self.rate_limit_wait_s + sum(r.rate_limit_wait_s for r in self.remote.values()),
             limiters=self.saturation(),
             eta_s=left * elapsed / self.finished if self.finished else None,
             slowest=self._slowest(now),

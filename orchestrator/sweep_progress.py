@@ -21,7 +21,14 @@ from rich.panel import Panel
 from rich.table import Table
 
 from repozero.log import terminal_panel
-from repozero.orchestrator.display import DisplayMode, progress_fields, progress_panel, resolve_mode
+from repozero.orchestrator.display import (
+    DisplayMode,
+    NodeSource,
+    progress_fields,
+    progress_panel,
+    resolve_mode,
+)
+from repozero.orchestrator.node_status import NodeStatus
 from repozero.orchestrator.progress import SLOWEST, ProgressSnapshot, RunProgress, Saturation
 
 __all__ = ["CellLine", "SweepProgress", "show_sweep_progress", "sweep_panel"]
@@ -135,9 +142,11 @@ def _cells(lines: Sequence[CellLine]) -> Table:
     return table
 
 
-def sweep_panel(progress: SweepProgress, log_file: str | None, width: int) -> Panel:
-    """The run's panel over the whole sweep, with the cells beneath."""
-    top = progress_panel(progress.snapshot(), log_file, width)
+def sweep_panel(
+    progress: SweepProgress, log_file: str | None, width: int, nodes: list[NodeStatus] | None = None
+) -> Panel:
+    """The run's panel over the whole sweep (on Ray with its node runners, `nodes`), the cells beneath."""
+    top = progress_panel(progress.snapshot(), log_file, width, nodes)
     top.title = f"[bold]repozero sweep[/bold] · {len(progress.cells)} cells"
     top.renderable = Group(top.renderable, "", _cells(progress.lines()))
     return top
@@ -151,10 +160,15 @@ def cell_fields(progress: SweepProgress) -> dict[str, Any]:
 
 
 async def show_sweep_progress(
-    progress: SweepProgress, mode: DisplayMode, interval_s: float, log_files: str
+    progress: SweepProgress,
+    mode: DisplayMode,
+    interval_s: float,
+    log_files: str,
+    nodes: NodeSource | None = None,
 ) -> None:
     """Draw until cancelled: the live panel, or a `sweep_progress` line every `interval_s`; then a last one.
-    `log_files` says where info events go meanwhile (each cell's `events.log`)."""
+    `log_files` says where info events go meanwhile (each cell's `events.log`); `nodes`: a Ray sweep's
+    node runners, listed in the panel (the coordinator logs them itself)."""
     resolved = resolve_mode(mode)
     if resolved == "plain":
         try:
@@ -164,14 +178,14 @@ async def show_sweep_progress(
         finally:
             log.info("sweep_progress", final=True, **cell_fields(progress))
     elif resolved == "live":
-        await _live(progress, log_files)
+        await _live(progress, log_files, nodes)
 
 
-async def _live(progress: SweepProgress, log_files: str) -> None:
+async def _live(progress: SweepProgress, log_files: str, nodes: NodeSource | None) -> None:
     console = Console(stderr=True)
 
     def panel() -> Panel:  # short of the edge: the "^C" a terminal echoes after it must not wrap the frame
-        return sweep_panel(progress, log_files, console.width - 3)
+        return sweep_panel(progress, log_files, console.width - 3, nodes() if nodes else None)
 
     # log lines go to the current sys.stderr (repozero.log): inside Live that prints them above the panel
     live = Live(panel(), console=console, auto_refresh=False, redirect_stderr=True)

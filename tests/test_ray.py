@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import sqlite3
@@ -157,7 +158,7 @@ def _cells(sweep: Path) -> dict[str, Path]:
 
 
 def test_a_ray_sweep_through_storage_gives_each_cell_the_local_table_and_extends_on_the_next_call(
-    cluster: Any, tmp_path: Path
+    cluster: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     config = load_config()
     spec = tmp_path / "spec.toml"
@@ -171,9 +172,20 @@ def test_a_ray_sweep_through_storage_gives_each_cell_the_local_table_and_extends
     ray = _executor(cluster, f"file://{store}")
     pilot = run_sweep(config, open_sweep(config, spec, str(out)), pilot=1, executor=ray)
     after_pilot = [s for c in _cells(out).values() for s in _statuses(c).values()]
-    rest = run_sweep(config, open_sweep(config, spec, str(out)), executor=ray)
+    capsys.readouterr()
+    monkeypatch.setenv("COLUMNS", "120")  # the panel's full width (100) on the captured stderr
+    rest = run_sweep(config, open_sweep(config, spec, str(out), display="live"), executor=ray)
     assert (pilot.ran, after_pilot.count("finished")) == (2, 2)
     assert (rest.ran, rest.interrupted) == (2, False)
+    # the sweep's panel (its last frame, stderr being no terminal): a line per cell, the model calls the
+    # nodes counted (sent back with each unit's result), and the node runners
+    panel = capsys.readouterr().err
+    panel = panel[panel.rindex("repozero sweep") :]
+    assert "2 cells" in panel and "4/4 done" in panel and re.search(r"· [1-9]\d* calls", panel), panel
+    for key in _cells(out):
+        cell = json.loads((out / "cells" / key / "cell.json").read_text())["cell_key"]
+        assert re.search(rf"{cell[:8]}\s+model=fake:gold\s+ace_rounds=\d\s+\S+ 2/2\s+0\s+100%", panel), panel
+    assert len(re.findall(r"node-\w+-\d+\s+alive", panel)) == 2, panel
     table = _table(out, by_cell=True)
     assert table == _table(tmp_path / "local", by_cell=True)
     assert {r["cell_key"] for r in table} == {c.cell_key for c in local.cells}
@@ -201,6 +213,50 @@ def test_a_ray_sweep_through_storage_gives_each_cell_the_local_table_and_extends
         assert finished == set(_statuses(cell))
     nodes = _nodes(out)  # the last call's runners, both alive, each unit recorded once
     assert [n["state"] for n in nodes] == ["alive", "alive"] and sum(n["finished"] for n in nodes) == 2
+    # each node's scratch folder went once uploaded, and with it the folder of its cell's URL
+    from repozero.orchestrator.ray_executor.storage import scratch_dir
+
+    left = [scratch_dir(f"file://{store}/cells/{key}", "-").parent for key in ray_cells]
+    assert not [p for p in left if p.exists()], [list(p.iterdir()) for p in left if p.exists()]
+
+
+def test_episodes_whose_node_could_not_upload_are_not_finished_and_resume_runs_them(
+    cluster: Any, tmp_path: Path
+) -> None:
+    from repozero.orchestrator.ray_executor.storage import scratch_dir
+
+    out, store = tmp_path / "run", tmp_path / "store"
+    url = f"file://{store}"
+    driver = _driver(
+        cluster, out, "--attempts", "1", "--ray-storage", url, "--set", "run.fake_latency_ms=300"
+    )
+    # once the driver has checked the storage and an episode runs, the storage's folder becomes a file:
+    # every node's upload fails (as a bucket gone or a mount lost would)
+    _wait_for("an episode running", lambda: "running" in _statuses(out).values(), driver)
+    store.rmdir()  # nothing in it yet: the nodes upload when they close
+    store.write_text("in the way\n")
+    driver.wait(timeout=900)
+    log = _driver_log(out)
+    assert driver.returncode == 1, log
+    assert "repozero: error: traces and targets of finished episodes did not reach --ray-storage" in log, log
+    assert "Traceback" not in log and f"repozero run --resume {out} --executor ray --ray-storage {url}" in log
+    named = re.findall(rf"node (node-\w+-\d+) on \S+: (\d+) finished episodes, not uploaded to {url} \(", log)
+    assert sum(int(n) for _, n in named) == 2, log  # each node that ran one, with the store and the error
+    assert set(_statuses(out).values()) == {"interrupted"}  # not counted finished
+    nodes = {n["node"]: n for n in _nodes(out)}
+    assert {name for name, _ in named} <= set(nodes) and sum(n["finished"] for n in nodes.values()) == 0
+    kept = scratch_dir(url, "-").parent  # the nodes' copies stay on their machines (here: this one)
+    before = {p.name for p in kept.iterdir()}
+    assert {name for name, _ in named} <= before
+    # the storage back, --resume runs them again and their traces come back
+    store.unlink()
+    summary = resume_run(load_config(), out, None, display="off", executor=_executor(cluster, url))
+    assert (summary.finished, summary.episodes, summary.interrupted) == (2, 2, False)
+    assert set(_statuses(out).values()) == {"finished"}
+    traced = {e.episode_id for e in TraceReader(out / "traces").finished_episodes()}
+    assert traced == set(_statuses(out))
+    assert {p.name for p in kept.iterdir()} == before  # the resumed run's copies went once uploaded
+    shutil.rmtree(kept)
 
 
 def test_a_worker_node_lost_mid_run_and_every_episode_ends_once(
@@ -231,7 +287,7 @@ def test_a_worker_node_lost_mid_run_and_every_episode_ends_once(
     panel = log[log.rindex("repozero run") :]
     assert re.search(rf"{victim}\s+lost\s+0\s+\d+\s+[1-9]\s+\w+Error", panel), panel
     assert re.search(rf"{survivor['node']}\s+alive\s+0\s+{survivor['finished']}\s+0", panel)
-    assert "6/6 done" in panel
+    assert "6/6 done" in panel and re.search(r"· [1-9]\d* calls", panel), panel
     # and `repozero anomalies` on the run directory: the nodes (lost first) beside the nodes' action logs
     monkeypatch.setenv("COLUMNS", "200")
     capsys.readouterr()

@@ -253,7 +253,10 @@ class TraceWriter:
         self._buf = bytearray()
 
     async def flush(self) -> None:
-        """Write everything emitted so far; make finished episodes durable and append them to the manifest."""
+        """Write everything emitted so far; make finished episodes durable and append them to the manifest.
+        After a write failed, raise it again: nothing is appended after a torn tail."""
+        if self._failed is not None:
+            raise self._failed
         self._flush_now()
         async with self._sync_lock:
             # Lines emitted while we waited for the lock may belong to the episodes we now take:

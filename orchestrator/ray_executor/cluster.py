@@ -21,7 +21,7 @@ from repozero.errors import UsageError
 from repozero.orchestrator.ray_executor.coordinator import Runner
 from repozero.orchestrator.ray_executor.node import NodeRunner
 from repozero.orchestrator.ray_executor.storage import storage_env
-from repozero.orchestrator.ray_executor.units import CellJob, NodeInfo, decode, encode
+from repozero.orchestrator.ray_executor.units import CellJob, NodeClosed, NodeInfo, decode, encode
 from repozero.orchestrator.session import run_sizes
 
 __all__ = [
@@ -150,8 +150,11 @@ async def ready(runners: list[Runner], timeout_s: float) -> list[NodeInfo]:
     return infos
 
 
-async def stop_runners(runners: list[Runner]) -> None:
-    """Cancel units still in flight (an interrupted run), let each runner close its sessions, then end it."""
+async def stop_runners(runners: list[Runner]) -> dict[str, NodeClosed]:
+    """Cancel units still in flight (an interrupted run), let each runner close its sessions, then end it.
+    Returns what each runner said once closed (`NodeClosed`); one lost, or whose close failed or took
+    longer than `STOP_TIMEOUT_S`, is not in it."""
+    closed: dict[str, NodeClosed] = {}
     with anyio.CancelScope(shield=True):
         alive = [r for r in runners if not r.lost]
         for runner in alive:
@@ -162,11 +165,15 @@ async def stop_runners(runners: list[Runner]) -> None:
         with anyio.move_on_after(STOP_TIMEOUT_S):
             for runner in alive:
                 try:
-                    await runner.serve_ref
+                    closed[runner.node] = decode(await runner.serve_ref, NodeClosed)
                 except Exception as exc:  # its node went away meanwhile: nothing left to close
                     log.warning("ray_node_close_failed", node=runner.node, error=str(exc).splitlines()[0])
+                    continue
+                if closed[runner.node].error:
+                    log.warning("ray_node_close_failed", node=runner.node, error=closed[runner.node].error)
         for runner in runners:
             try:
                 ray.kill(runner.actor, no_restart=True)
             except Exception:  # gone with its node
                 pass
+    return closed

@@ -5,6 +5,7 @@ results store (the store `--resume` reads)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,12 +14,13 @@ import anyio
 import msgspec
 import ray
 import structlog
-from ray.exceptions import RayActorError
+from ray.exceptions import RayActorError, RayTaskError
 
 from repozero.datasets.store import write_atomic
 from repozero.errors import RepoZeroError
 from repozero.orchestrator.node_status import NODES_FILE, NodeStatus
 from repozero.orchestrator.progress import RunProgress
+from repozero.orchestrator.ray_executor.node import UnitNotStoredError
 from repozero.orchestrator.ray_executor.queue import WorkQueue
 from repozero.orchestrator.ray_executor.units import UnitDone, WorkUnit, decode, encode
 from repozero.orchestrator.results import ResultsStore
@@ -44,6 +46,9 @@ class Runner:
     """Unit id → the call's ObjectRef, for units in flight there."""
     finished: int = 0
     given_back: int = 0
+    done: list[tuple[WorkUnit, bool, bool]] = field(default_factory=list)
+    """With `--ray-storage`: the units it finished (and whether each was an infra failure, solved), whose
+    traces and targets are in its scratch folder until it closes — run again if it never uploads them."""
 
     def status(self) -> NodeStatus:
         return NodeStatus(
@@ -65,6 +70,10 @@ class Recorder:
     def start(self, unit: WorkUnit) -> None:
         self.stores[unit.cell].start_episode(unit.episode_id, unit.sample, unit.attempt, unit.sample)
 
+    def reopen(self, unit: WorkUnit) -> None:
+        """No longer finished (`interrupted`): a resume runs it again, and so does a lease before that."""
+        self.stores[unit.cell].reopen([unit.episode_id])
+
     def finish(self, done: UnitDone) -> None:
         store = self.stores[done.unit.cell]
         for r in done.result.rounds:
@@ -73,7 +82,12 @@ class Recorder:
 
 
 class Coordinator:
-    """Leases `queue` to `runners` (`window` units in flight per node) until every unit is done."""
+    """Leases `queue` to `runners` (`window` units in flight per node) until every unit is done.
+
+    `progress`: the driver's counts for the live panel, one per cell (a run's is keyed ""): a unit
+    leased, given back, finished, and the model calls each node's results report. `storage`: the nodes
+    work in scratch folders uploaded when they close (`--ray-storage`), so a lost node's finished units
+    run again."""
 
     def __init__(
         self,
@@ -82,13 +96,15 @@ class Coordinator:
         recorder: Recorder,
         window: int,
         status_dir: Path,
-        progress: RunProgress | None = None,
+        progress: Mapping[str, RunProgress] | None = None,
+        storage: bool = False,
     ) -> None:
         self.runners, self.queue, self.recorder = runners, queue, recorder
-        self.window, self.status_path = window, status_dir / NODES_FILE
-        self.progress = progress or RunProgress(queue.open)
-        """The driver's counts for the live panel: a unit leased, given back, finished (its result)."""
-        self.started = self.progress.started_at = time.monotonic()  # its clock: from the first lease
+        self.window, self.status_path, self.storage = window, status_dir / NODES_FILE, storage
+        self.progress = progress if progress is not None else {"": RunProgress(queue.open)}
+        self.started = time.monotonic()  # its clock: from the first lease
+        for counts in self.progress.values():
+            counts.started_at = self.started
 
     def statuses(self) -> list[NodeStatus]:
         return [r.status() for r in self.runners]
@@ -109,35 +125,56 @@ class Coordinator:
                 self.queue.give_back(unit)
                 return
             self.recorder.start(unit)
-            self.progress.started(unit.unit_id)
+            self.progress[unit.cell].started(unit.unit_id)
             ref = runner.actor.run_unit.remote(encode(unit))
             runner.leased[unit.unit_id] = ref
             try:
                 raw = await ref
-            except RayActorError as exc:
+            except (RayActorError, RayTaskError) as exc:
+                if isinstance(exc, RayTaskError) and not isinstance(exc.cause, UnitNotStoredError):
+                    raise  # the episode's own failure: the run stops with it, as a local run does
                 runner.given_back += 1
-                self.progress.given_back(unit.unit_id)
+                self.progress[unit.cell].given_back(unit.unit_id)
                 self.queue.give_back(unit)
-                self._lose(runner, exc)
+                self._lose(runner, exc.cause if isinstance(exc, RayTaskError) else exc)
                 return
             finally:
                 runner.leased.pop(unit.unit_id, None)
             self._finished(runner, unit, decode(raw, UnitDone))
 
     def _finished(self, runner: Runner, unit: WorkUnit, done: UnitDone) -> None:
+        progress = self.progress[unit.cell]
+        progress.remote_calls(runner.node, done.calls)
         if not self.queue.done(unit):
             log.warning("ray_unit_duplicate_dropped", unit=unit.unit_id, node=runner.node)
             return
         self.recorder.finish(done)
         runner.finished += 1
         r = done.result
-        self.progress.ended(
+        if self.storage:
+            runner.done.append((unit, r.infra_error, bool(r.passed)))
+        progress.ended(
             unit.unit_id, infra_failure=r.infra_error, solved=bool(r.passed), tokens=r.tokens, cost_usd=r.cost
         )
 
+    def reopen_done(self, runner: Runner) -> list[WorkUnit]:
+        """`--ray-storage`: the units `runner` finished, whose traces and targets never left its scratch
+        folder, are no longer finished — in the store, the panel and the queue (leased again while the
+        run goes on; a resume runs what is left at the end)."""
+        units = [unit for unit, _, _ in runner.done]
+        for unit, infra, solved in runner.done:
+            self.queue.reopen(unit)
+            self.recorder.reopen(unit)
+            self.progress[unit.cell].reopened(infra_failure=infra, solved=solved)
+        runner.finished -= len(units)
+        runner.given_back += len(units)
+        runner.done = []
+        return units
+
     def _lose(self, runner: Runner, exc: BaseException) -> None:
-        """A runner whose actor died (its node removed, its process killed): never leased to again, and
-        killed for good — a unit it still held cannot end a second time."""
+        """A runner whose actor died (its node removed, its process killed) or that could not store a unit's
+        trace: never leased to again, and killed for good — a unit it still held cannot end a second
+        time. With `--ray-storage` the units it finished run again (their traces were on its machine)."""
         if not runner.lost:
             runner.lost = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
             log.warning("ray_node_lost", node=runner.node, error=runner.lost, in_flight=len(runner.leased))
@@ -145,6 +182,11 @@ class Coordinator:
                 ray.kill(runner.actor, no_restart=True)
             except Exception:  # already gone with its node
                 pass
+            reopened = self.reopen_done(runner)
+            if reopened:
+                log.warning(
+                    "ray_node_unstored_rerun", node=runner.node, episodes=[u.unit_id for u in reopened]
+                )
             self.report()
         if all(r.lost for r in self.runners) and self.queue.open:
             raise ClusterLostError(

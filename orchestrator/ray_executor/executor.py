@@ -7,17 +7,20 @@ their own event loop — so `report`, `traces` and `--resume` read a Ray run lik
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import anyio
 import structlog
 from ray.exceptions import RayTaskError
 
 from repozero.config import Config
-from repozero.orchestrator.display import DisplayMode, show_progress
+from repozero.errors import RepoZeroError
+from repozero.orchestrator.display import DisplayMode, NodeSource, show_progress
 from repozero.orchestrator.manifest import read_manifest
 from repozero.orchestrator.progress import RunProgress
 from repozero.orchestrator.ray_executor.cluster import (
@@ -31,19 +34,25 @@ from repozero.orchestrator.ray_executor.coordinator import Coordinator, Recorder
 from repozero.orchestrator.ray_executor.node import NodeOpenError
 from repozero.orchestrator.ray_executor.queue import WorkQueue
 from repozero.orchestrator.ray_executor.storage import check_storage, download
-from repozero.orchestrator.ray_executor.units import CellJob, WorkUnit
+from repozero.orchestrator.ray_executor.units import CellJob, NodeClosed, WorkUnit
 from repozero.orchestrator.results import ResultsStore, RunSummary, summarize
 from repozero.orchestrator.spec import EpisodeKey, RunSpec, seeded_order
 from repozero.orchestrator.sweep import Sweep
+from repozero.orchestrator.sweep_progress import SweepProgress, show_sweep_progress
 from repozero.runtime import run_async, until_signal
 from repozero.traces import TraceSink
 
-__all__ = ["RayExecutor"]
+__all__ = ["RayExecutor", "UnstoredError"]
 
 log = structlog.get_logger()
 
 READY_TIMEOUT_S = 600.0
 """Starting a runner: a Ray worker process, our imports, the sandbox backend, the model endpoint."""
+
+
+class UnstoredError(RepoZeroError):
+    """Episodes ran, but their node's traces and targets never reached `--ray-storage`: they are not
+    finished (exit 1), and the message says how to run them again."""
 
 
 class RayExecutor:
@@ -114,34 +123,50 @@ class RayExecutor:
             units = [WorkUnit(cell="", sample=k.sample, attempt=k.attempt) for k in todo]
             log.info("run_started", run_dir=str(run_dir), episodes=len(keys), todo=len(units), executor="ray")
             progress = RunProgress(len(keys), len(keys) - len(units))
+            interval = config.run.progress_interval_s
+            watch = _Watch({"": progress}, partial(show_progress, progress, display, interval), interval)
+            interrupted, unstored = False, list[str]()
             try:
-                interrupted = bool(units) and self._drive(
-                    [job],
-                    units,
-                    {"": store},
-                    run_dir,
-                    _Watch(progress, display, config.run.progress_interval_s),
-                )
+                if units:
+                    interrupted, unstored = self._drive([job], units, {"": store}, run_dir, watch)
             finally:
                 self._fetch(run_dir)
             if interrupted or store.counts().get("running"):
                 store.mark_interrupted()
+            if unstored:
+                again = f"repozero run --resume {run_dir} --executor ray --ray-storage {self.storage}"
+                raise UnstoredError(_unstored_message(unstored, again))
             return summarize(store, len(keys), interrupted, run_dir=str(run_dir))
         finally:
             store.close()
 
     def sweep(self, config: Config, sweep: Sweep, order: list[tuple[str, EpisodeKey]]) -> bool:
-        """A sweep's (cell, sample, attempt) triples, in `order`; True when a signal stopped it."""
+        """A sweep's (cell, sample, attempt) triples, in `order`; True when a signal stopped it.
+
+        The display is the local sweep's: the run's panel over the whole sweep with a line per cell
+        (orchestrator/sweep_progress.py), and the node runners beneath."""
         jobs = [self._job(c.key, c.dir, c.config, c.spec, f"cells/{c.dir.name}") for c in sweep.cells]
         units = [WorkUnit(cell=cell, sample=k.sample, attempt=k.attempt) for cell, k in order]
         stores = {c.key: ResultsStore(c.dir / "results.sqlite") for c in sweep.cells}
         try:
-            watch = _Watch(RunProgress(len(units)), sweep.display, config.run.progress_interval_s)
-            return self._drive(jobs, units, stores, sweep.dir, watch)
+            progress = SweepProgress(dict)  # the limiters are the nodes': none on the driver
+            todo = Counter(cell for cell, _ in order)
+            for c in sweep.cells:
+                done = len(stores[c.key].finished_ids())
+                progress.add_cell(c.key, c.axes, done + todo[c.key], done)
+            interval = config.run.progress_interval_s
+            where = f"{sweep.dir}/cells/*/events.log"
+            show = partial(show_sweep_progress, progress, sweep.display, interval, where)
+            interrupted, unstored = self._drive(
+                jobs, units, stores, sweep.dir, _Watch(progress.cells, show, interval)
+            )
         finally:
             for store in stores.values():
                 store.close()
             self._fetch(sweep.dir)  # before the pooled grading reads the cells' targets
+        if unstored:
+            raise UnstoredError(_unstored_message(unstored, f"the same `repozero sweep` (--out {sweep.dir})"))
+        return interrupted
 
     def _drive(
         self,
@@ -150,14 +175,15 @@ class RayExecutor:
         stores: dict[str, ResultsStore],
         status_dir: Path,
         watch: _Watch,
-    ) -> bool:
+    ) -> tuple[bool, list[str]]:
         owned = connect(self.address)
         try:
             nodes = worker_nodes(self.address)
             window = min(j.spec.concurrency for j in jobs)
             runners = start_runners(nodes, jobs, window)
             log.info("ray_runners_started", nodes=len(runners), window=window, units=len(units))
-            return run_async(_coordinate, runners, units, stores, window, status_dir, watch)
+            storage = bool(self.storage)
+            return run_async(_coordinate, runners, units, stores, window, status_dir, watch, storage)
         finally:
             if owned:
                 import ray
@@ -172,32 +198,72 @@ async def _coordinate(
     window: int,
     status_dir: Path,
     watch: _Watch,
-) -> bool:
-    """Runners ready, then the units leased until done or a signal; the runners stopped in any case."""
+    storage: bool,
+) -> tuple[bool, list[str]]:
+    """Runners ready, then the units leased until done or a signal; the runners stopped in any case.
+    Returns whether a signal stopped it, and the nodes whose finished units were reopened because their
+    traces and targets did not reach the storage (`_unstored`)."""
+    coordinator: Coordinator | None = None
     try:
         try:
             await ready(runners, READY_TIMEOUT_S)
         except RayTaskError as exc:
             raise NodeOpenError(str(exc.cause) if exc.cause else str(exc)) from None
         queue = WorkQueue(units)
-        coordinator = Coordinator(runners, queue, Recorder(stores), window, status_dir, watch.progress)
-        return await until_signal([partial(_watched, coordinator, watch)], event="run_interrupted")
+        recorder = Recorder(stores)
+        coordinator = Coordinator(runners, queue, recorder, window, status_dir, watch.progress, storage)
+        interrupted = await until_signal([partial(_watched, coordinator, watch)], event="run_interrupted")
     finally:
-        await stop_runners(runners)
+        closed = await stop_runners(runners)
+        unstored = _unstored(coordinator, closed) if coordinator is not None and storage else []
+    return interrupted, unstored
+
+
+def _unstored(coordinator: Coordinator, closed: dict[str, NodeClosed]) -> list[str]:
+    """`--ray-storage`: a runner still alive at the end whose upload failed after its retries, whose
+    close failed, or that did not close in time: the units it finished are reopened (not finished; a
+    resume runs them). A lost runner's were reopened, and run elsewhere, when it was lost."""
+    problems = []
+    for runner in coordinator.runners:
+        said = closed.get(runner.node)
+        if runner.lost or (said is not None and not said.unstored and not said.error):
+            continue
+        units = coordinator.reopen_done(runner)
+        if not units:
+            continue
+        if said is None:
+            why = "it did not close (ray_node_close_failed on the log)"
+        else:
+            why = "; ".join(said.unstored) or f"closing failed: {said.error}"
+        where = f" on {said.hostname}" if said is not None else ""
+        log.error("ray_node_unstored", node=runner.node, episodes=[u.unit_id for u in units], why=why)
+        problems.append(f"node {runner.node}{where}: {len(units)} finished episodes, not uploaded to {why}")
+    if problems:
+        coordinator.report()  # nodes.json: those units given back, not finished
+    return problems
+
+
+def _unstored_message(problems: list[str], again: str) -> str:
+    return (
+        "traces and targets of finished episodes did not reach --ray-storage, so those episodes are not "
+        f"counted finished: {' | '.join(problems)}. Their results are kept as interrupted; run them again "
+        f"with {again}"
+    )
 
 
 @dataclass
 class _Watch:
-    """How the driver shows progress: the run panel (or `run_progress` lines) counting the units, with
-    the coordinator's node runners listed; and how often `ray_progress` and nodes.json are written."""
+    """How the driver shows progress: each cell's counters (a run's keyed ""), the drawing task (the run's
+    panel or the sweep's, or their plain log lines) given the coordinator's node runners to list, and
+    how often `ray_progress` and nodes.json are written."""
 
-    progress: RunProgress
-    display: DisplayMode
+    progress: dict[str, RunProgress]
+    show: Callable[[NodeSource], Coroutine[Any, Any, None]]
     interval_s: float
 
 
 async def _watched(coordinator: Coordinator, watch: _Watch) -> None:
     async with anyio.create_task_group() as tg:
-        tg.start_soon(show_progress, watch.progress, watch.display, watch.interval_s, coordinator.statuses)
+        tg.start_soon(watch.show, coordinator.statuses)
         await coordinator.run(watch.interval_s)
         tg.cancel_scope.cancel()

@@ -18,10 +18,12 @@ import socket
 import time
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
 import msgspec
+import structlog
 
 from repozero.datasets import load_dataset
 from repozero.errors import RepoZeroError
@@ -29,21 +31,47 @@ from repozero.oracle import Oracle
 from repozero.orchestrator.context import Limiters
 from repozero.orchestrator.manifest import write_manifest
 from repozero.orchestrator.node_status import NODES_DIR
+from repozero.orchestrator.progress import RunProgress
 from repozero.orchestrator.ray_executor.storage import scratch_dir, upload
-from repozero.orchestrator.ray_executor.units import CellJob, NodeInfo, UnitDone, WorkUnit, decode, encode
+from repozero.orchestrator.ray_executor.units import (
+    CellJob,
+    NodeClosed,
+    NodeInfo,
+    UnitDone,
+    WorkUnit,
+    decode,
+    encode,
+)
 from repozero.orchestrator.session import Session
 from repozero.orchestrator.sweep_parts import shared_backend, shared_oracle, shared_provider, shared_sizes
 from repozero.orchestrator.sweep_plan import Cell
 from repozero.runtime import tune_gc
 from repozero.sandbox import SandboxBackend
-from repozero.traces import TraceSink, TraceWriter
+from repozero.traces import TraceWriter
 from repozero.wiring import ModelProvider
 
 __all__ = ["NODES_DIR", "NodeOpenError", "NodeRunner", "open_node_sessions"]
 
+log = structlog.get_logger()
+
 
 class NodeOpenError(RepoZeroError):
     """A node runner could not open its sessions (dataset, sandbox backend, endpoint): the run stops."""
+
+
+class UnitNotStoredError(RepoZeroError):
+    """A unit ran, but its trace did not reach the run directory (or the node's scratch copy): it does
+    not count as finished; the driver runs it elsewhere and leases no more to this node."""
+
+
+@dataclass
+class NodeCell:
+    """One cell's session on this node, the writer of its trace shard, and its counters (each unit's
+    result carries them to the driver's panel: the node's events never reach the driver)."""
+
+    session: Session
+    writer: TraceWriter | None
+    progress: RunProgress
 
 
 class NodeRunner:
@@ -56,7 +84,7 @@ class NodeRunner:
         self.node = node
         self._open_s = 0.0
         self._jobs = decode(jobs, list[CellJob])
-        self._sessions: dict[str, Session] = {}
+        self._cells: dict[str, NodeCell] = {}
         self._events: tuple[anyio.Event, anyio.Event] | None = None
         self._failure = ""
 
@@ -67,20 +95,28 @@ class NodeRunner:
             self._events = (anyio.Event(), anyio.Event())
         return self._events
 
-    async def serve(self) -> None:
-        """Open the sessions and hold them until `stop`; then close them (traces flushed, sandboxes reaped)."""
+    async def serve(self) -> bytes:
+        """Open the sessions and hold them until `stop`; then close them (traces flushed, sandboxes reaped,
+        with `--ray-storage` the scratch copy uploaded) and say what did not reach the storage."""
         opened, stop = self._opened_and_stop()
+        unstored: list[str] = []
+        error = ""
         try:
-            async with open_node_sessions(self._jobs, self.node) as sessions:
-                self._sessions = sessions
+            async with open_node_sessions(self._jobs, self.node, unstored) as cells:
+                self._cells = cells
                 self._open_s = time.monotonic() - self._made
                 opened.set()
                 await stop.wait()
         except Exception as exc:
-            self._failure = f"{type(exc).__name__}: {exc}"
-            raise
+            if not opened.is_set():  # `ready` raises it: the run stops before any episode
+                self._failure = f"{type(exc).__name__}: {exc}"
+                raise
+            error = f"{type(exc).__name__}: {exc}"  # closing failed: its shard may be cut short
         finally:
             opened.set()
+        return encode(
+            NodeClosed(node=self.node, hostname=socket.gethostname(), unstored=unstored, error=error)
+        )
 
     async def ready(self) -> bytes:
         """Wait for `serve` to have opened the sessions; raise what stopped it."""
@@ -100,13 +136,24 @@ class NodeRunner:
         )
 
     async def run_unit(self, raw: bytes) -> bytes:
-        """One leased unit to its end in its cell's session; the result and case rows go back to the driver."""
+        """One leased unit to its end in its cell's session; the result, case rows and the cell's call
+        counters go back to the driver — once the episode's trace is written (flushed, and synced when
+        `traces.fsync`): a result whose trace is not whole is not sent as finished."""
         unit = decode(raw, WorkUnit)
-        session = self._sessions[unit.cell]
-        result = await session.run_episode(unit.sample, attempt=unit.attempt)
-        store = session.store
+        cell = self._cells[unit.cell]
+        result = await cell.session.run_episode(unit.sample, attempt=unit.attempt)
+        if cell.writer is not None:
+            try:
+                await cell.writer.flush()
+            except RepoZeroError as exc:
+                raise UnitNotStoredError(
+                    f"node {self.node}: episode {unit.unit_id} ran, but its trace did not reach "
+                    f"{cell.writer.shard_path}: {exc}"
+                ) from None
+        store = cell.session.store
         cases = {r.round: store.case_rows(unit.episode_id, r.round) for r in result.rounds}
-        return encode(UnitDone(unit=unit, node=self.node, result=result, cases=cases))
+        calls = cell.progress.call_counts()
+        return encode(UnitDone(unit=unit, node=self.node, result=result, cases=cases, calls=calls))
 
     async def stop(self) -> None:
         self._opened_and_stop()[1].set()
@@ -123,25 +170,29 @@ def _process_age_s() -> float:
 
 
 @asynccontextmanager
-async def open_node_sessions(jobs: list[CellJob], node: str) -> AsyncIterator[dict[str, Session]]:
-    """A session per cell, each writing `RUN_DIR/nodes/<node>/` and its own shard of `RUN_DIR/traces/`.
+async def open_node_sessions(
+    jobs: list[CellJob], node: str, unstored: list[str] | None = None
+) -> AsyncIterator[dict[str, NodeCell]]:
+    """A session per cell, each writing `RUN_DIR/nodes/<node>/` and its own shard of `RUN_DIR/traces/`;
+    with `--ray-storage`, uploaded when the sessions close: each upload that failed is added to `unstored`.
 
     Several cells (a sweep) share the node's limiters, one provider per model, one Oracle and one sandbox
     backend per settings, as a local sweep does (orchestrator/sweep_parts.py); a single run opens its
     session exactly as `repozero run` does."""
+    failed = unstored if unstored is not None else []
     async with AsyncExitStack() as stack:
         shared = len(jobs) > 1
         limiters = Limiters.sized(shared_sizes([_cell(j, Path(j.run_dir)) for j in jobs])) if shared else None
         providers: dict[str, ModelProvider] = {}
         oracles: dict[str, Oracle] = {}
         backends: dict[str, SandboxBackend] = {}
-        sessions: dict[str, Session] = {}
+        cells: dict[str, NodeCell] = {}
         for job in jobs:
             root = scratch_dir(job.storage, node) if job.storage else Path(job.run_dir)
             if job.storage:  # copied to the storage once the sessions are closed (the stack unwinds)
-                stack.push_async_callback(_upload, root, job.storage)
+                stack.push_async_callback(_upload, root, job.storage, node, failed)
             node_dir = _node_dir(root, node, job)
-            sinks = await _trace_sinks(stack, job, root, node)
+            writer = await _trace_writer(stack, job, root, node)
             config = msgspec.structs.replace(  # traces go to the shared folder (sinks), not the node's
                 job.config, traces=msgspec.structs.replace(job.config.traces, enabled=False)
             )
@@ -155,19 +206,21 @@ async def open_node_sessions(jobs: list[CellJob], node: str) -> AsyncIterator[di
                 )
                 oracle = await shared_oracle(stack, oracles, cell)
                 backend = await shared_backend(stack, backends, cell, f"sweep-{node}")
-            sessions[job.key] = await stack.enter_async_context(
+            session = await stack.enter_async_context(
                 Session.open(
                     config,
                     job.spec,
                     run_dir=node_dir,
-                    sinks=sinks,
+                    sinks=[writer] if writer is not None else [],
                     provider=provider,
                     oracle=oracle,
                     limiters=limiters,
                     backend=backend,
                 )
             )
-        yield sessions
+            cells[job.key] = NodeCell(session=session, writer=writer, progress=RunProgress(0))
+            session.subscribe(cells[job.key].progress)
+        yield cells
 
 
 def _node_dir(root: Path, node: str, job: CellJob) -> Path:
@@ -180,20 +233,38 @@ def _node_dir(root: Path, node: str, job: CellJob) -> Path:
     return node_dir
 
 
-async def _trace_sinks(stack: AsyncExitStack, job: CellJob, root: Path, node: str) -> list[TraceSink]:
+async def _trace_writer(stack: AsyncExitStack, job: CellJob, root: Path, node: str) -> TraceWriter | None:
     """This node's trace shard in `ROOT/traces/`, beside the other nodes' (writer ids name the node)."""
     if not job.config.traces.enabled:
-        return []
+        return None
     writer_id = f"{node}-{int(time.time())}-{secrets.token_hex(3)}"
     writer = TraceWriter(root / "traces", job.config.traces, writer_id=writer_id)
-    return [await stack.enter_async_context(writer)]
+    return await stack.enter_async_context(writer)
 
 
-async def _upload(root: Path, url: str) -> None:
+UPLOAD_ATTEMPTS = 3
+UPLOAD_BACKOFF_S = 1.0
+"""A failed upload is tried again after 1 s, then 2 s (on top of the store client's own retries: s3fs
+and botocore retry each request): what is still failing then — a bucket gone, no permission, a full
+disk — does not clear by waiting, and the run says so."""
+
+
+async def _upload(root: Path, url: str, node: str, unstored: list[str]) -> None:
     """The node's scratch copy to the storage, off the loop (blocking file and network I/O), even when
-    the run is being cancelled: the shard is only complete now."""
+    the run is being cancelled: the shard is only complete now. Tried `UPLOAD_ATTEMPTS` times (the copy
+    is idempotent: each file is written whole again); what still fails goes to `unstored`, naming the URL,
+    the error and the scratch copy left in place."""
     with anyio.CancelScope(shield=True):
-        await anyio.to_thread.run_sync(upload, root, url)
+        for attempt in range(1, UPLOAD_ATTEMPTS + 1):
+            try:
+                await anyio.to_thread.run_sync(upload, root, url)
+                return
+            except Exception as exc:  # a backend's own errors are not OSErrors (botocore's for s3://)
+                error = f"{type(exc).__name__}: {exc}"
+                log.warning("ray_storage_upload_failed", node=node, url=url, attempt=attempt, error=error)
+                if attempt < UPLOAD_ATTEMPTS:
+                    await anyio.sleep(UPLOAD_BACKOFF_S * attempt)
+        unstored.append(f"{url} ({error}; its files stay in {root} on {socket.gethostname()})")
 
 
 def _cell(job: CellJob, run_dir: Path) -> Cell:

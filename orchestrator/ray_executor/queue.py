@@ -44,6 +44,15 @@ class WorkQueue:
             self._todo.appendleft(unit)
             self._notify()
 
+    def reopen(self, unit: WorkUnit) -> None:
+        """A finished unit whose traces and targets were lost with its node (`--ray-storage`: they were
+        still in the node's scratch folder): open again, first in line. Lease loops still wait while any
+        unit is open, and one was (the lost node's own in flight), so someone takes it."""
+        if unit.unit_id not in self._open:
+            self._open.add(unit.unit_id)
+            self._todo.appendleft(unit)
+            self._notify()
+
     def done(self, unit: WorkUnit) -> bool:
         """Mark a unit finished; False when it already was (a late duplicate)."""
         if unit.unit_id not in self._open:

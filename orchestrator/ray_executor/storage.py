@@ -20,7 +20,7 @@ import structlog
 
 from repozero.errors import UsageError
 
-__all__ = ["check_storage", "download", "scratch_dir", "storage_env", "upload"]
+__all__ = ["check_storage", "download", "drop_scratch", "scratch_dir", "storage_env", "upload"]
 
 log = structlog.get_logger()
 
@@ -70,10 +70,28 @@ def storage_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k in FORWARDED_AWS or k.startswith(FORWARDED_PREFIX)}
 
 
+SCRATCH = "repozero-ray"
+
+
 def scratch_dir(url: str, node: str) -> Path:
-    """This node's working copy of the run directory for `url` (one per cell and node runner)."""
+    """This node's working copy of the run directory for `url` (one per cell and node runner):
+    `$TMPDIR/repozero-ray/<digest of url>/<node>`."""
     digest = hashlib.sha256(url.encode()).hexdigest()[:16]
-    return Path(tempfile.gettempdir()) / "repozero-ray" / digest / node
+    return Path(tempfile.gettempdir()) / SCRATCH / digest / node
+
+
+def drop_scratch(local: Path) -> None:
+    """Remove a node's scratch copy once it is uploaded, then its URL's folder and `repozero-ray/` if
+    that left them empty. `rmdir` removes only an empty folder, so another runner's copy beside it (a
+    second node on this machine, another run) stays; a folder that is not ours is never touched."""
+    shutil.rmtree(local, ignore_errors=True)
+    for folder in (local.parent, local.parent.parent):
+        if SCRATCH not in folder.parts:
+            return
+        try:
+            folder.rmdir()
+        except OSError:  # not empty (still in use), or already gone
+            return
 
 
 def upload(local: Path, url: str) -> int:
@@ -87,7 +105,7 @@ def upload(local: Path, url: str) -> int:
     for path, remote in zip(files, remotes, strict=True):
         fs.put_file(str(path), remote)
     copied = len(files)
-    shutil.rmtree(local, ignore_errors=True)
+    drop_scratch(local)
     log.info("ray_storage_uploaded", url=url, files=copied)
     return copied
 
@@ -97,7 +115,7 @@ def download(url: str, into: Path) -> int:
     a node's files are its own, named by the node)."""
     fs, root = fsspec.core.url_to_fs(url)
     root = root.rstrip("/")
-    if not fs.exists(root):
+    if not fs.isdir(root):  # nothing uploaded yet; or not a folder (replaced by a file): nothing of ours
         return 0
     copied = 0
     for remote in sorted(fs.find(root)):

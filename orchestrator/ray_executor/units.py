@@ -12,11 +12,12 @@ import msgspec
 
 from repozero.config import Config
 from repozero.orchestrator.manifest import RunManifest
+from repozero.orchestrator.progress import CallCounts
 from repozero.orchestrator.results import CaseRow, EpisodeResult
 from repozero.orchestrator.spec import RunSpec, episode_id
 from repozero.records import Record
 
-__all__ = ["CellJob", "NodeInfo", "UnitDone", "WorkUnit", "decode", "encode"]
+__all__ = ["CellJob", "NodeClosed", "NodeInfo", "UnitDone", "WorkUnit", "decode", "encode"]
 
 
 class CellJob(Record, kw_only=True):
@@ -55,6 +56,9 @@ class UnitDone(Record, kw_only=True):
     node: str
     result: EpisodeResult
     cases: dict[int, list[CaseRow]]
+    calls: CallCounts = CallCounts()
+    """The node's model-call counters for the unit's cell so far (not the episode's own): the driver's
+    panel sums each node's latest."""
 
 
 class NodeInfo(Record, kw_only=True):
@@ -69,6 +73,17 @@ class NodeInfo(Record, kw_only=True):
     """From the runner's worker process starting to its actor being made (Ray's worker start, our imports)."""
     open_s: float = 0.0
     """From the actor being made to its sessions being open (dataset, sandbox backend, endpoints)."""
+
+
+class NodeClosed(Record, kw_only=True):
+    """A node runner once its sessions are closed: what of its work did not reach the run directory."""
+
+    node: str
+    hostname: str
+    unstored: list[str] = []
+    """`--ray-storage`: each upload that failed after its retries (URL, error, the scratch copy kept)."""
+    error: str = ""
+    """Closing its sessions failed: its trace shard or uploads may be cut short."""
 
 
 _encoder = msgspec.msgpack.Encoder()
