@@ -262,12 +262,16 @@ def test_episodes_whose_node_could_not_upload_are_not_finished_and_resume_runs_t
 def test_a_worker_node_lost_mid_run_and_every_episode_ends_once(
     cluster: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    out = tmp_path / "run"
-    # the live panel on a stderr that is no terminal: rich prints its last frame when the run ends
-    driver = _driver(cluster, out, "--attempts", "3", "--set", "run.fake_latency_ms=300", display="live")
+    from repozero.orchestrator.ray_executor.storage import scratch_dir
+
+    out, url = tmp_path / "run", f"file://{tmp_path / 'store'}"
+    # the live panel on a stderr that is no terminal: rich prints its last frame when the run ends. The
+    # nodes work through --ray-storage: what a node finished is in its scratch folder until it closes
+    cmd = ["--attempts", "3", "--set", "run.fake_latency_ms=300", "--ray-storage", url]
+    driver = _driver(cluster, out, *cmd, display="live")
     busy = _wait_for(
-        "both nodes running an episode",
-        lambda: [n for n in _nodes(out) if n["in_flight"]] if len(_nodes(out)) == 2 else [],
+        "both nodes started, one running an episode after finishing one",
+        lambda: [n for n in _nodes(out) if n["in_flight"] and n["finished"]] if len(_nodes(out)) == 2 else [],
         driver,
     )
     victim = busy[0]["node"]
@@ -279,13 +283,18 @@ def test_a_worker_node_lost_mid_run_and_every_episode_ends_once(
     statuses = _statuses(out)
     assert len(statuses) == 6 and set(statuses.values()) == {"finished"}
     assert "ray_node_lost" in log and "ray_unit_duplicate_dropped" not in log
+    # the lost node's finished episodes ran again elsewhere: their traces never left its machine
+    assert "ray_node_unstored_rerun" in log
     nodes = {n["node"]: n for n in _nodes(out)}
-    assert nodes[victim]["state"] == "lost" and nodes[victim]["given_back"] >= 1
-    assert sum(n["finished"] for n in nodes.values()) == 6  # each unit recorded once, by one node
+    assert nodes[victim]["state"] == "lost" and nodes[victim]["given_back"] >= 2
+    assert nodes[victim]["finished"] == 0 and sum(n["finished"] for n in nodes.values()) == 6
+    traced = {e.episode_id for e in TraceReader(out / "traces").finished_episodes()}
+    assert traced == set(statuses)
+    shutil.rmtree(scratch_dir(url, victim).parent)  # the lost node's copy, left on its machine
     # the run panel lists each node runner: the survivor's episodes, the lost one and why
     survivor = next(n for n in nodes.values() if n["state"] == "alive")
     panel = log[log.rindex("repozero run") :]
-    assert re.search(rf"{victim}\s+lost\s+0\s+\d+\s+[1-9]\s+\w+Error", panel), panel
+    assert re.search(rf"{victim}\s+lost\s+0\s+0\s+[2-9]\s+\w+Error", panel), panel
     assert re.search(rf"{survivor['node']}\s+alive\s+0\s+{survivor['finished']}\s+0", panel)
     assert "6/6 done" in panel and re.search(r"· [1-9]\d* calls", panel), panel
     # and `repozero anomalies` on the run directory: the nodes (lost first) beside the nodes' action logs
