@@ -19,7 +19,7 @@ import msgspec
 from anyio.abc import TaskGroup, TaskStatus
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from repozero.errors import OracleError
+from repozero.errors import OracleError, SandboxError
 from repozero.log import get_logger
 from repozero.oracle.cache import ResultCache, cache_key
 from repozero.oracle.config import OracleConfig, cache_root
@@ -197,6 +197,13 @@ class OracleService:
                 replies: list[_Reply] = [(fingerprint, v) for v in verdicts]
             except OracleError as exc:
                 replies = [exc] * len(jobs)
+            except SandboxError as exc:  # the environment's sandbox failed (its start retried already)
+                # an infrastructure fault of this batch, answered as such (each caller's episode: infra
+                # error, retried); the actor lives on, and the next request prepares the environment again
+                log.warning("oracle_sandbox_failed", env=env.spec.key, error=str(exc))
+                replies = [OracleError(f"the Oracle's sandbox for environment {env.spec.key}: {exc}")] * len(
+                    jobs
+                )
             for job, reply in zip(jobs, replies, strict=True):
                 try:
                     job.reply.send_nowait(reply)  # room for one: never blocks

@@ -38,10 +38,24 @@ __all__ = [
     "DockerContainer",
     "container_name",
     "start_container",
+    "transient_start_error",
 ]
 
 WORKDIR = "/work"
 START_ATTEMPTS = 2
+"""Any failed start is tried once more (a second attempt is a new container)."""
+TRANSIENT_START_ATTEMPTS = 4
+"""A start the daemon failed for a passing reason of its own (`transient_start_error`) is tried this often,
+waiting `START_BACKOFF_S` × 2^k between tries (0.5 + 1 + 2 s at most): room for a loaded host to recover."""
+START_BACKOFF_S = 0.5
+_TRANSIENT_MARKERS = (
+    "failed to create shim task",  # containerd's new shim died as it started ("ttrpc: closed"), under load
+    "failed to start shim",
+    "ttrpc: closed",
+    "read init-p: connection reset by peer",  # runc's init died before reporting back
+    "resource temporarily unavailable",  # EAGAIN from a clone or fork while the host is short
+    "context deadline exceeded",  # containerd did not answer the daemon in time
+)
 SANDBOX_USER = f"{SANDBOX_UID}:{SANDBOX_GID}"
 
 log = get_logger(__name__)
@@ -132,22 +146,41 @@ class DockerContainer:
                 await client.delete(self.id)
 
 
+def transient_start_error(message: str) -> bool:
+    """Whether a failed start is the daemon's passing trouble (its shim or runtime dying as a container or
+    process starts, on a loaded host) rather than ours (a bad image, config or command), by dockerd's words."""
+    text = message.lower()
+    return any(marker in text for marker in _TRANSIENT_MARKERS)
+
+
 async def start_container(
     client: DockerClient, image: str, spec: SandboxSpec, *, run_id: str, cpus: float, pooled: bool
 ) -> DockerContainer:
-    """Create and start a container and its supervisor; a failed start is removed and tried once more.
+    """Create and start a container and its supervisor; a failed start is removed and tried again.
 
     The daemon occasionally fails a start for reasons of its own (seen here: "failed to create shim task:
-    ttrpc: closed" when the new shim process dies at once); a second attempt is a new container.
+    ttrpc: closed" when the new shim process dies at once, under load). Such a start is an infrastructure
+    fault: tried up to `TRANSIENT_START_ATTEMPTS` times with backoff, then the SandboxError goes up (an
+    episode's infra error). Any other failed start is tried once more; a failed create is not repeated.
     """
-    for attempt in range(1, START_ATTEMPTS + 1):
+    attempt = 1
+    while True:
         try:
             return await _start_once(client, image, spec, run_id=run_id, cpus=cpus, pooled=pooled)
         except SandboxError as exc:
-            if attempt == START_ATTEMPTS or "create container" in str(exc):
+            transient = transient_start_error(str(exc))
+            limit = TRANSIENT_START_ATTEMPTS if transient else START_ATTEMPTS
+            if attempt >= limit or (not transient and "create container" in str(exc)):
+                if attempt > 1:
+                    raise SandboxError(f"{exc} (after {attempt} attempts)") from exc
                 raise
-            log.warning("sandbox_container_start_retry", image=image, attempt=attempt, error=str(exc))
-    raise AssertionError("unreachable")
+            wait_s = START_BACKOFF_S * 2 ** (attempt - 1) if transient else 0.0
+            log.warning(
+                "sandbox_container_start_retry",
+                image=image, attempt=attempt, transient=transient, wait_s=wait_s, error=str(exc),
+            )  # fmt: skip
+            await anyio.sleep(wait_s)
+            attempt += 1
 
 
 async def _start_once(
