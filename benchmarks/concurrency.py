@@ -129,20 +129,24 @@ class Sampler:
         return (self.peak - self.base) / max(self.peak_in_flight, 1) / (1 << 20)
 
 
-def endpoint(url: str, steps: int, connections: int, token_ids: bool = True) -> Any:
-    """The server as a configured endpoint; token ids and logprobs asked for, as RL capture does."""
+def endpoint(url: str, steps: int, connections: int, token_ids: bool = True, stream: bool = True) -> Any:
+    """The server as a configured endpoint; token ids and logprobs asked for, as RL capture does, and
+    answers streamed (the default); `stream=False` asks for whole responses."""
     import msgspec
 
     from repozero.agents.fakellm import fake_endpoint
 
     config = fake_endpoint(url, f"steps:{steps - 1}", connections=connections)
-    return config if token_ids else msgspec.structs.replace(config, extra_body={})
+    config = config if token_ids else msgspec.structs.replace(config, extra_body={})
+    return config if stream else msgspec.structs.replace(config, stream=False)
 
 
 # --- phase: bare loop --------------------------------------------------------------------------------------
 
 
-async def bare_phase(url: str, episodes: int, steps: int, docker: bool, token_ids: bool) -> dict[str, Any]:
+async def bare_phase(
+    url: str, episodes: int, steps: int, docker: bool, token_ids: bool, stream: bool = True
+) -> dict[str, Any]:
     from repozero.agents.models import open_models
     from repozero.config import load_config
     from repozero.datasets import load_dataset
@@ -154,7 +158,7 @@ async def bare_phase(url: str, episodes: int, steps: int, docker: bool, token_id
     sampler = Sampler()
     spec = SandboxSpec(toolchain="node", run_id=f"bare-{os.getpid()}", sample=SAMPLE, role="coder")
     async with (
-        open_models({"bench": endpoint(url, steps, episodes, token_ids)}) as models,
+        open_models({"bench": endpoint(url, steps, episodes, token_ids, stream)}) as models,
         open_backend(config, "docker" if docker else "local", run_id=spec.run_id) as backend,
     ):
         if docker:
@@ -254,7 +258,7 @@ class Probe:
 
 
 def orchestrator_phase(
-    url: str, episodes: int, steps: int, docker: bool, out: Path, token_ids: bool = True
+    url: str, episodes: int, steps: int, docker: bool, out: Path, token_ids: bool = True, stream: bool = True
 ) -> dict[str, Any]:
     import msgspec
 
@@ -267,7 +271,8 @@ def orchestrator_phase(
 
     configure_logging(level="info")
     config = load_config(None, _sandbox_overrides(docker, episodes))
-    config = msgspec.structs.replace(config, endpoints={"bench": endpoint(url, steps, episodes, token_ids)})
+    bench = endpoint(url, steps, episodes, token_ids, stream)
+    config = msgspec.structs.replace(config, endpoints={"bench": bench})
     spec = RunSpec(
         dataset=DATASET, model="bench", scaffold="bash", ace_rounds=0, attempts=episodes, samples=SAMPLE,
         sandbox="docker" if docker else "local", out=str(out), concurrency=episodes,
@@ -348,6 +353,7 @@ def run_phase(phase: str, args: argparse.Namespace, url: str, out: Path) -> dict
     cmd = [sys.executable, __file__, "--phase", phase, "--url", url, "--episodes", str(args.episodes)]
     cmd += ["--steps", str(args.steps), "--out", str(out)] + (["--docker"] if args.docker else [])
     cmd += [] if getattr(args, "token_ids", True) else ["--no-token-ids"]
+    cmd += [] if getattr(args, "stream", True) else ["--no-stream"]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise SystemExit(f"phase {phase} failed:\n{proc.stderr[-4000:]}")
@@ -363,6 +369,9 @@ def main() -> None:
     parser.add_argument(
         "--no-token-ids", dest="token_ids", action="store_false", help="plain chat: no token ids or logprobs"
     )
+    parser.add_argument(
+        "--no-stream", dest="stream", action="store_false", help="whole responses, not streamed (SSE)"
+    )
     parser.add_argument("--phase", choices=["bare", "orchestrator"], help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
@@ -377,12 +386,16 @@ def main() -> None:
 
         print(
             json.dumps(
-                run_async(bare_phase, args.url, args.episodes, args.steps, args.docker, args.token_ids)
+                run_async(
+                    bare_phase, args.url, args.episodes, args.steps, args.docker, args.token_ids, args.stream
+                )
             )
         )
         return
     if args.phase == "orchestrator":
-        phase = orchestrator_phase(args.url, args.episodes, args.steps, args.docker, args.out, args.token_ids)
+        phase = orchestrator_phase(
+            args.url, args.episodes, args.steps, args.docker, args.out, args.token_ids, args.stream
+        )
         print(json.dumps(phase))
         return
     report(args)

@@ -11,7 +11,10 @@ then the submission) with A agents at once, and both save their trajectories:
   the trajectory file every step). The server's `echo REPOZERO_SUBMIT` counts as its submission.
 - RepoZero: `repozero run` in-process (benchmarks/concurrency.py's orchestrator phase): A episodes at once,
   local sandboxes (bubblewrap, persistent shells), traces, results store, action log, events, progress.
-  Like mini-swe-agent it asks for plain chat completions (no token ids or logprobs: the same server work).
+  Like mini-swe-agent it asks for plain chat completions — whole responses, no token ids or logprobs —
+  so the server does the same work for both. RepoZero streams by default (SSE: time to first token, an
+  idle-stream timeout); that costs both sides more per call, so a streamed run of RepoZero is printed apart
+  (`repozero_streamed_steps_per_s`), not in the ratio.
 
 Steps per second = model calls / agent-phase wall (threads start → last agent done; `RunStarted` → last
 agent submitted). RepoZero's grading after the agents is not part of it (mini-swe-agent grades nothing).
@@ -139,9 +142,13 @@ def one_round(python: Path, url: str, args: argparse.Namespace, tmp: Path) -> di
     """Both systems once, one after the other, against the same server."""
     mini = mini_phase(python, url, args.agents, args.steps, tmp / "mini")
     phase = argparse.Namespace(episodes=args.agents, steps=args.steps, docker=False, token_ids=False)
-    ours = run_phase("orchestrator", phase, url, tmp / "run")
-    if mini["trajectories"] != args.agents or ours["traced_episodes"] != args.agents:
-        raise SystemExit(f"incomplete: {mini['trajectories']} trajectories, {ours['traced_episodes']} traces")
+    ours = run_phase("orchestrator", argparse.Namespace(**vars(phase), stream=False), url, tmp / "run")
+    streamed = run_phase(
+        "orchestrator", argparse.Namespace(**vars(phase), stream=True), url, tmp / "streamed"
+    )
+    traced = (ours["traced_episodes"], streamed["traced_episodes"])
+    if mini["trajectories"] != args.agents or traced != (args.agents, args.agents):
+        raise SystemExit(f"incomplete: {mini['trajectories']} trajectories, {traced} traces")
     mini_rate, ours_rate = mini["steps"] / mini["wall_s"], ours["model_calls"] / ours["wall_s"]
     print(f"# mini-swe-agent exits: {mini['exits']}; import {mini['import_s']:.2f} s", file=sys.stderr)
     return {
@@ -155,6 +162,7 @@ def one_round(python: Path, url: str, args: argparse.Namespace, tmp: Path) -> di
         "repozero_wall_s": ours["wall_s"],
         "repozero_steps_per_s": ours_rate,
         "repozero_cpu_ms_per_step": 1000 * ours["agents_cpu_s"] / ours["model_calls"],
+        "repozero_streamed_steps_per_s": streamed["model_calls"] / streamed["wall_s"],
         "cpu_per_step_ratio": mini["cpu_s"] / mini["steps"] / (ours["agents_cpu_s"] / ours["model_calls"]),
         "steps_per_s_ratio": ours_rate / mini_rate,
     }
