@@ -128,17 +128,25 @@ def test_ray_run_gives_the_local_results_table(cluster: Any, tmp_path: Path) -> 
 
 
 def test_resume_finishes_a_ray_run_whose_driver_was_killed(cluster: Any, tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    driver = _driver(cluster, out, "--attempts", "2", "--set", "run.fake_latency_ms=300")
+    from repozero.orchestrator.ray_executor.storage import scratch_dir
+
+    out, url = tmp_path / "run", f"file://{tmp_path / 'store'}"
+    # through --ray-storage: the killed driver's runners die before they upload, so the episodes it had
+    # recorded finished have no trace anywhere, and the resume must run them again
+    driver = _driver(
+        cluster, out, "--attempts", "2", "--set", "run.fake_latency_ms=300", "--ray-storage", url
+    )
     _wait_for("a finished episode", lambda: "finished" in _statuses(out).values(), driver)
     os.killpg(driver.pid, signal.SIGKILL)
     driver.wait()
     before = _statuses(out)
     assert 1 <= list(before.values()).count("finished") < 4
-    summary = resume_run(load_config(), out, None, display="off", executor=_executor(cluster))
+    summary = resume_run(load_config(), out, None, display="off", executor=_executor(cluster, url))
     assert (summary.finished, summary.episodes, summary.interrupted) == (4, 4, False)
     after = _statuses(out)
     assert set(after.values()) == {"finished"} and set(after) == set(before) | set(after)
+    assert {e.episode_id for e in TraceReader(out / "traces").finished_episodes()} == set(after)
+    shutil.rmtree(scratch_dir(url, "-").parent, ignore_errors=True)  # the killed run's runners' copies
 
 
 SWEEP = f"""\

@@ -40,7 +40,7 @@ from repozero.orchestrator.spec import EpisodeKey, RunSpec, seeded_order
 from repozero.orchestrator.sweep import Sweep
 from repozero.orchestrator.sweep_progress import SweepProgress, show_sweep_progress
 from repozero.runtime import run_async, until_signal
-from repozero.traces import TraceSink
+from repozero.traces import TraceReader, TraceSink
 
 __all__ = ["RayExecutor", "UnstoredError"]
 
@@ -86,12 +86,12 @@ class RayExecutor:
             storage=storage,
         )
 
-    def _fetch(self, into: Path) -> None:
+    def _fetch(self, into: Path) -> bool:
         """The nodes' traces and targets from the storage into the run (or sweep) directory. A failure is
         logged, not raised (the results are recorded already; the next call or `--resume` fetches again),
         whatever its type: a backend's own errors are not OSErrors (botocore's for s3://)."""
         if not self.storage:
-            return
+            return False
         try:
             download(self.storage, into)
         except Exception as exc:
@@ -101,6 +101,29 @@ class RayExecutor:
                 into=str(into),
                 error=f"{type(exc).__name__}: {exc}",
             )
+            return False
+        return True
+
+    def _reopen_unfetched(
+        self, config: Config, into: Path, cells: dict[str, tuple[ResultsStore, Path]]
+    ) -> list[tuple[str, EpisodeKey]]:
+        """`--ray-storage`, before the units are chosen: episodes a store has finished whose trace did not
+        come back from the storage run again — their runner never uploaded (the driver was killed, its
+        runners with it). Resume's own check (`_reopen_untraced` in orchestrator/run.py) looks only where
+        some shard came back; here none coming back is the case to catch. Nothing is reopened when the
+        fetch failed. Returns each reopened episode as (cell, key)."""
+        if not self.storage or not config.traces.enabled or not self._fetch(into):
+            return []
+        reopened = []
+        for key, (store, cell_dir) in cells.items():
+            traced = {e.episode_id for e in TraceReader(cell_dir / "traces").finished_episodes()}
+            untraced = store.finished_ids() - traced
+            if untraced:
+                store.reopen(sorted(untraced))
+                log.warning("ray_storage_untraced_rerun", run_dir=str(cell_dir), episodes=sorted(untraced))
+                rows = [r for r in store.episode_rows() if r.episode_id in untraced]
+                reopened += [(key, EpisodeKey(sample=r.sample, attempt=r.attempt)) for r in rows]
+        return reopened
 
     def run(
         self,
@@ -118,6 +141,7 @@ class RayExecutor:
         job = self._job("", run_dir, config, spec, "")
         store = ResultsStore(run_dir / "results.sqlite")
         try:
+            self._reopen_unfetched(config, run_dir, {"": (store, run_dir)})
             done = store.finished_ids()
             todo = seeded_order([k for k in keys if k.episode_id not in done], spec.seed)
             units = [WorkUnit(cell="", sample=k.sample, attempt=k.attempt) for k in todo]
@@ -146,9 +170,14 @@ class RayExecutor:
         The display is the local sweep's: the run's panel over the whole sweep with a line per cell
         (orchestrator/sweep_progress.py), and the node runners beneath."""
         jobs = [self._job(c.key, c.dir, c.config, c.spec, f"cells/{c.dir.name}") for c in sweep.cells]
-        units = [WorkUnit(cell=cell, sample=k.sample, attempt=k.attempt) for cell, k in order]
         stores = {c.key: ResultsStore(c.dir / "results.sqlite") for c in sweep.cells}
         try:
+            cells = {c.key: (stores[c.key], c.dir) for c in sweep.cells}
+            order = [
+                *order,
+                *self._reopen_unfetched(config, sweep.dir, cells),
+            ]  # their order was chosen before
+            units = [WorkUnit(cell=cell, sample=k.sample, attempt=k.attempt) for cell, k in order]
             progress = SweepProgress(dict)  # the limiters are the nodes': none on the driver
             todo = Counter(cell for cell, _ in order)
             for c in sweep.cells:
