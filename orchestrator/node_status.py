@@ -31,7 +31,8 @@ class NodeStatus(Record, kw_only=True):
     in_flight: int
     finished: int
     given_back: int
-    """Units it held when it was lost, leased again elsewhere."""
+    """Units it held when it was lost, leased again elsewhere; with `--ray-storage` also those it finished
+    whose traces and targets never reached the storage (it was lost, or its upload failed): run again."""
     lost_reason: str = ""
 
 
