@@ -173,10 +173,8 @@ class RayExecutor:
         stores = {c.key: ResultsStore(c.dir / "results.sqlite") for c in sweep.cells}
         try:
             cells = {c.key: (stores[c.key], c.dir) for c in sweep.cells}
-            order = [
-                *order,
-                *self._reopen_unfetched(config, sweep.dir, cells),
-            ]  # their order was chosen before
+            reopened = self._reopen_unfetched(config, sweep.dir, cells)
+            order = [*order, *reopened]  # after what `run_sweep` chose before they were reopened
             units = [WorkUnit(cell=cell, sample=k.sample, attempt=k.attempt) for cell, k in order]
             progress = SweepProgress(dict)  # the limiters are the nodes': none on the driver
             todo = Counter(cell for cell, _ in order)
