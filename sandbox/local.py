@@ -29,6 +29,7 @@ from repozero.sandbox.base import (
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.isolation import Isolation, detect_isolation
 from repozero.sandbox.launch import IN_WORK, base_env, launch_argv
+from repozero.sandbox.preload import preload_programs
 from repozero.sandbox.process import LocalProcess, collect, deadline_after, kill_namespace_strays
 from repozero.sandbox.shell import ShellSession
 from repozero.sandbox.toolchains import build_toolchain, default_toolchain_root, toolchain_versions
@@ -80,6 +81,8 @@ class LocalBackend(BackendDefaults):
         if spec.toolchain not in self._toolchains:
             root = Path(self.config.toolchain_dir) if self.config.toolchain_dir else default_toolchain_root()
             self._toolchains[spec.toolchain] = build_toolchain(spec.toolchain, root)
+            if iso.cgroup_memory:  # its pages charged to us, not to the first sandbox to run it
+                preload_programs(self._toolchains[spec.toolchain])
         return iso, self._toolchains[spec.toolchain]
 
 
