@@ -17,6 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -265,6 +266,65 @@ def test_episodes_whose_node_could_not_upload_are_not_finished_and_resume_runs_t
     assert traced == set(_statuses(out))
     assert {p.name for p in kept.iterdir()} == before  # the resumed run's copies went once uploaded
     shutil.rmtree(kept)
+
+
+@pytest.fixture
+def small_traces(tmp_path: Path) -> Iterator[Path]:
+    """`RUN_DIR/traces` on a real 4 MiB filesystem of its own (tmpfs; needs root, as in CI's container),
+    the rest of the run directory on the usual disk: the shared folder the nodes write their shards to."""
+    traces = tmp_path / "run" / "traces"
+    traces.mkdir(parents=True)
+    proc = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(traces)], capture_output=True
+    )
+    if proc.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {proc.stderr.decode().strip()}")
+    try:
+        yield traces
+    finally:
+        subprocess.run(["umount", "-l", str(traces)], check=False)
+
+
+def _fill(path: Path) -> None:
+    """Write until the disk refuses (another program filling the shared disk)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        chunk = b"\0" * (64 << 10)
+        while chunk:
+            try:
+                os.write(fd, chunk)
+            except OSError:
+                chunk = chunk[: len(chunk) // 2]
+    finally:
+        os.close(fd)
+
+
+def test_episodes_whose_traces_cannot_reach_the_shared_folder_are_not_finished(
+    cluster: Any, small_traces: Path
+) -> None:
+    out = small_traces.parent
+    driver = _driver(cluster, out, "--attempts", "2", "--set", "run.fake_latency_ms=300")
+    # both nodes' shards opened (their first line written), no episode finished: then the disk fills
+    shards = small_traces / "shards"
+    try:
+        _wait_for("both shards", lambda: shards.is_dir() and len(list(shards.iterdir())) == 2, driver)
+        _fill(small_traces / "filler")
+        driver.wait(timeout=900)
+    finally:
+        if driver.poll() is None:
+            os.killpg(driver.pid, signal.SIGKILL)
+            driver.wait()
+    log = _driver_log(out)
+    assert driver.returncode == 1 and "Traceback" not in log, log
+    assert "repozero: error: every Ray node runner was lost with 4 episodes left" in log, log
+    assert log.count("UnitNotStoredError") >= 2 and "no space left on device" in log, log
+    assert "finished" not in _statuses(out).values()  # none counted finished without its trace
+    assert [n["state"] for n in _nodes(out)] == ["lost", "lost"]
+    # room again: --resume runs every episode, each traced
+    (small_traces / "filler").unlink()
+    summary = resume_run(load_config(), out, None, display="off", executor=_executor(cluster))
+    assert (summary.finished, summary.episodes, summary.interrupted) == (4, 4, False)
+    assert {e.episode_id for e in TraceReader(small_traces).finished_episodes()} == set(_statuses(out))
 
 
 def test_a_worker_node_lost_mid_run_and_every_episode_ends_once(

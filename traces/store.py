@@ -185,6 +185,11 @@ class TraceWriter:
         with anyio.CancelScope(shield=True):
             await self.aclose()
 
+    @property
+    def failed(self) -> RepoZeroError | None:
+        """The write failure that stopped this writer (every later emit and flush raises it), if any."""
+        return self._failed
+
     # -- the sink ----------------------------------------------------------------------------------
 
     def emit(self, event: Event) -> None:

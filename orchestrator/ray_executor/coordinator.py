@@ -189,9 +189,10 @@ class Coordinator:
                 )
             self.report()
         if all(r.lost for r in self.runners) and self.queue.open:
+            why = "; ".join(f"{r.node}: {r.lost}" for r in self.runners)
             raise ClusterLostError(
-                f"every Ray node runner was lost with {self.queue.open} episodes left; "
-                "resume the run once the cluster has nodes again"
+                f"every Ray node runner was lost with {self.queue.open} episodes left ({why}); "
+                "resume the run once the cluster has nodes again (and the cause is fixed)"
             )
 
     async def _report_every(self, interval_s: float) -> None:

@@ -210,7 +210,13 @@ class RayExecutor:
             runners = start_runners(nodes, jobs, window)
             log.info("ray_runners_started", nodes=len(runners), window=window, units=len(units))
             storage = bool(self.storage)
-            return run_async(_coordinate, runners, units, stores, window, status_dir, watch, storage)
+            try:
+                return run_async(_coordinate, runners, units, stores, window, status_dir, watch, storage)
+            except BaseExceptionGroup as group:  # task groups wrap what a lease loop raised
+                ours = _our_error(group)
+                if ours is None:
+                    raise
+                raise ours from group
         finally:
             if owned:
                 import ray
@@ -268,6 +274,20 @@ def _unstored(coordinator: Coordinator, closed: dict[str, NodeClosed]) -> list[s
     if problems:
         coordinator.report()  # nodes.json: those units given back, not finished
     return problems
+
+
+def _our_error(group: BaseExceptionGroup[BaseException]) -> RepoZeroError | None:
+    """The first of our errors inside nested exception groups (every runner lost, a node's own failure
+    carried by Ray's `RayTaskError`, which is also an instance of its cause): the command line says it
+    in one line (exit 1) instead of a traceback of groups."""
+    for exc in group.exceptions:
+        if isinstance(exc, RepoZeroError):
+            return exc
+        if isinstance(exc, BaseExceptionGroup):
+            found = _our_error(exc)
+            if found is not None:
+                return found
+    return None
 
 
 def _unstored_message(problems: list[str], again: str) -> str:

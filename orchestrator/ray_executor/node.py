@@ -141,15 +141,14 @@ class NodeRunner:
         `traces.fsync`): a result whose trace is not whole is not sent as finished."""
         unit = decode(raw, WorkUnit)
         cell = self._cells[unit.cell]
-        result = await cell.session.run_episode(unit.sample, attempt=unit.attempt)
-        if cell.writer is not None:
-            try:
+        try:
+            result = await cell.session.run_episode(unit.sample, attempt=unit.attempt)
+            if cell.writer is not None:
                 await cell.writer.flush()
-            except RepoZeroError as exc:
-                raise UnitNotStoredError(
-                    f"node {self.node}: episode {unit.unit_id} ran, but its trace did not reach "
-                    f"{cell.writer.shard_path}: {exc}"
-                ) from None
+        except RepoZeroError as exc:  # the shard's write failure (also raised by the episode's own emits)
+            if cell.writer is None or cell.writer.failed is None:
+                raise
+            raise UnitNotStoredError(f"episode {unit.unit_id}: its trace cannot be written ({exc})") from None
         store = cell.session.store
         cases = {r.round: store.case_rows(unit.episode_id, r.round) for r in result.rounds}
         calls = cell.progress.call_counts()
