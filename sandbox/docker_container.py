@@ -49,13 +49,17 @@ TRANSIENT_START_ATTEMPTS = 4
 waiting `START_BACKOFF_S` × 2^k between tries (0.5 + 1 + 2 s at most): room for a loaded host to recover."""
 START_BACKOFF_S = 0.5
 _TRANSIENT_MARKERS = (
-    "failed to create shim task",  # containerd's new shim died as it started ("ttrpc: closed"), under load
+    "ttrpc: closed",  # containerd's new shim died as it started (seen under load)
     "failed to start shim",
-    "ttrpc: closed",
     "read init-p: connection reset by peer",  # runc's init died before reporting back
     "resource temporarily unavailable",  # EAGAIN from a clone or fork while the host is short
     "context deadline exceeded",  # containerd did not answer the daemon in time
 )
+_SHIM = "failed to create shim task"
+_RUNTIME = "oci runtime create failed"
+"""dockerd wraps runc's own verdict in the shim's words too ("failed to create shim task: OCI runtime create
+failed: ... executable file not found"): the shim failing is passing trouble, runc refusing the container is
+not (unless for one of the reasons above)."""
 SANDBOX_USER = f"{SANDBOX_UID}:{SANDBOX_GID}"
 
 log = get_logger(__name__)
@@ -150,7 +154,9 @@ def transient_start_error(message: str) -> bool:
     """Whether a failed start is the daemon's passing trouble (its shim or runtime dying as a container or
     process starts, on a loaded host) rather than ours (a bad image, config or command), by dockerd's words."""
     text = message.lower()
-    return any(marker in text for marker in _TRANSIENT_MARKERS)
+    if any(marker in text for marker in _TRANSIENT_MARKERS):
+        return True
+    return _SHIM in text and _RUNTIME not in text
 
 
 async def start_container(

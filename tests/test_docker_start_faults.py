@@ -38,9 +38,10 @@ pytestmark = [
 SHIM = "failed to create shim task: ttrpc: closed: unknown"
 """dockerd's words when the start failed in the suite at load 5 (notes of session 6)."""
 NOT_FOUND = (
-    'failed to create task for container: OCI runtime create failed: exec: "sleep": not found: unknown'
+    "failed to create task for container: failed to create shim task: OCI runtime create failed: runc create "
+    'failed: unable to start container process: exec: "sleep": executable file not found in $PATH: unknown'
 )
-"""A start that fails every time (no such program in the image): ours to fix, not the daemon's."""
+"""A start that fails every time (no such program in the image), in the same shim words: ours to fix."""
 CFG = SandboxConfig(docker_pool_size=0, docker_kill_after_s=0.5)
 SPEC = SandboxSpec(sample="start-faults", memory_mb=256, pids=64, tmpfs_mb=32, file_size_mb=16, cpu_time_s=30)
 
@@ -134,6 +135,24 @@ async def test_a_failure_that_persists_is_a_sandbox_error_after_bounded_attempts
                     pass
             left = await _ours(backend)
     assert faults.starts == attempts and left == [], left
+
+
+@pytest.mark.parametrize(
+    ("message", "transient"),
+    [
+        (SHIM, True),
+        ("failed to create shim task: OCI runtime create failed: runc create failed: unable to start container "
+         "process: error during container init: read init-p: connection reset by peer: unknown", True),
+        ("failed to create shim task: context deadline exceeded: unknown", True),
+        ("OCI runtime create failed: runc create failed: unable to start container process: fork/exec: "
+         "resource temporarily unavailable: unknown", True),
+        (NOT_FOUND, False),
+        ("No such image: repozero/node:0", False),
+        ("Conflict. The container name is already in use", False),
+    ],
+)  # fmt: skip
+def test_which_start_failures_are_the_daemons_passing_trouble(message: str, transient: bool) -> None:
+    assert docker_container.transient_start_error(message) is transient
 
 
 async def test_the_oracle_answers_a_persisting_start_failure_as_infra_and_serves_the_next_request(
