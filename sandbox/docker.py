@@ -14,6 +14,7 @@ sandboxes (each with its own client, cold-started, removed at close): fine for o
 from __future__ import annotations
 
 import importlib.metadata
+import os
 import secrets
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from types import TracebackType
@@ -38,7 +39,8 @@ from repozero.sandbox.docker_container import (
 from repozero.sandbox.docker_sandbox import DockerSandbox
 from repozero.sandbox.images import RECIPES, image_ref
 from repozero.sandbox.pool import WarmPool
-from repozero.sandbox.toolchains import rust_version
+from repozero.sandbox.preload import preload_layers
+from repozero.sandbox.toolchains import TOOLCHAINS, rust_version
 
 __all__ = ["DockerBackend", "DockerSandbox", "leaked_containers"]
 
@@ -141,7 +143,23 @@ class DockerBackend(BackendDefaults):
                     f"docker image {ref} for toolchain {toolchain!r} is not built: run `repozero images build`"
                 )
             self._images[toolchain] = ref
+            await self._preload(ref, toolchain, client or self.client)
         return self._images[toolchain]
+
+    async def _preload(self, ref: str, toolchain: str, client: DockerClient) -> None:
+        """The image's interpreters read by this process before a container runs them, so no container's
+        memory group is charged for their pages (`sandbox/preload.py` says why): a local overlay2 daemon
+        and root only; elsewhere nothing is found and nothing read."""
+        if os.geteuid() != 0 or not TOOLCHAINS.get(toolchain):
+            return
+        async with client.api:
+            with docker_errors(f"inspect image {ref}"):
+                info = await client.docker.images.inspect(ref)
+        driver = info.get("GraphDriver") or {}
+        if driver.get("Name") == "overlay2":
+            dirs = driver.get("Data") or {}
+            layers = [dirs.get("UpperDir") or "", *(dirs.get("LowerDir") or "").split(":")]
+            preload_layers([layer for layer in layers if layer], TOOLCHAINS[toolchain])
 
     async def _start(
         self, image: str, spec: SandboxSpec, *, pooled: bool, client: DockerClient | None = None
