@@ -29,6 +29,7 @@ from repozero.agents.models.errors import ModelConfigError, ModelRequestError, M
 from repozero.agents.models.http import HttpPool, HttpReply, transport_errors
 from repozero.agents.models.openai import OpenAICodec
 from repozero.agents.models.pricing import Ledger, cost_of, price_on
+from repozero.agents.models.prompt_ids import PromptIds, with_prompt_ids
 from repozero.agents.models.records import (
     Choice,
     Message,
@@ -113,12 +114,14 @@ class EndpointClient:
         ledger: Ledger | None = None,
         used: int = 0,
         prompt_ids: list[int] | None = None,
+        memo: PromptIds | None = None,
     ) -> ModelResponse:
         """One call with retries; `replica` pins it (the endpoint check), else the session picks.
 
         `used`: tokens the conversation held after its previous call, so an unset `max_tokens` leaves
         room for the prompt on a server whose context is known (see budget.py). `prompt_ids`: a token
-        session's prompt, sent as it is (`prompt_format = "tokens"`).
+        session's prompt, sent as it is (`prompt_format = "tokens"`). `memo`: the session's last prompt ids,
+        against which the server's are read (prompt_ids.py).
         """
         resolved = params.over(self._defaults) if params else self._defaults
         explicit = resolved.max_tokens is not UNSET
@@ -133,7 +136,7 @@ class EndpointClient:
         while True:
             target = replica or self.replicas.pick(session)
             try:
-                outcome = await self._attempt(target, payload, call)
+                outcome = await self._attempt(target, payload, call, memo)
                 if isinstance(outcome, _TooMany):
                     fitted = self._refit(outcome, resolved, explicit, refits)
                     if isinstance(fitted, int):
@@ -196,7 +199,7 @@ class EndpointClient:
         return fitted
 
     async def _attempt(
-        self, replica: Replica, payload: bytes, call: CallAccount
+        self, replica: Replica, payload: bytes, call: CallAccount, memo: PromptIds | None = None
     ) -> Parsed | _Failure | _TooMany:
         queued = time.monotonic()
         async with self.limiter.slot():
@@ -204,6 +207,8 @@ class EndpointClient:
             call.queue_s += began - queued
             try:
                 reply = await self._send(replica, payload)
+                if isinstance(reply, Streamed):
+                    reply = msgspec.structs.replace(reply, parsed=with_prompt_ids(reply.parsed, memo))
             except transport_errors(*_NO_RESPONSE) as exc:
                 return self._no_response(replica, exc)
             except StreamBroken as exc:
@@ -219,7 +224,7 @@ class EndpointClient:
             call.streamed = reply
             return self._accepted(replica, reply.parsed, call)
         call.streamed = None
-        return self._judge(replica, reply, call)
+        return self._judge(replica, reply, call, memo)
 
     async def _send(self, replica: Replica, payload: bytes) -> HttpReply | Streamed:
         if self.config.stream:
@@ -247,11 +252,13 @@ class EndpointClient:
         self.replicas.failed(replica, kind)
         return _Failure(kind=kind, detail=f"{type(cause).__name__}: {cause}".strip(": "))
 
-    def _judge(self, replica: Replica, reply: HttpReply, call: CallAccount) -> Parsed | _Failure | _TooMany:
+    def _judge(
+        self, replica: Replica, reply: HttpReply, call: CallAccount, memo: PromptIds | None = None
+    ) -> Parsed | _Failure | _TooMany:
         verdict = classify(reply)
         if verdict == "ok":
             try:
-                parsed = self.codec.parse(reply.body)
+                parsed = with_prompt_ids(self.codec.parse(reply.body), memo)
             except BadResponse as exc:
                 self.replicas.failed(replica, "bad_response")
                 return _Failure(kind="server", detail=str(exc), status=reply.status)
@@ -350,6 +357,7 @@ class ModelSession:
         """Tokens the conversation held after the last call: its next prompt is at least this long."""
         codec = client.codec
         self.tokens = TokenConversation(codec) if isinstance(codec, CompletionsCodec) else None
+        self.prompt_ids = PromptIds()
 
     async def complete(
         self,
@@ -366,6 +374,7 @@ class ModelSession:
             ledger=self.ledger,
             used=self.used,
             prompt_ids=ids,
+            memo=self.prompt_ids,
         )
         if self.tokens is not None:
             self.tokens.record(messages, tools, response)

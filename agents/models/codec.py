@@ -50,6 +50,9 @@ class Parsed(Record, kw_only=True):
     model: str = ""
     request_id: str = ""
     prompt_token_ids: list[int] | None = None
+    prompt_ids_json: bytes | None = None
+    """The prompt's ids as the server wrote them (a JSON array), until the client reads them into
+    `prompt_token_ids` with the conversation's last ones (prompt_ids.py)."""
     error: str | None = None
     """Set for the context-length outcome: the server's message."""
 

@@ -120,7 +120,7 @@ class Completion(msgspec.Struct):
     model: str = ""
     choices: list[WireChoice] = []
     usage: WireUsage | None = None
-    prompt_token_ids: list[int] | None = None  # vLLM, with return_token_ids
+    prompt_token_ids: msgspec.Raw = msgspec.Raw()  # vLLM, with return_token_ids: read in prompt_ids.py
 
 
 _decoder = msgspec.json.Decoder(Completion)
@@ -223,7 +223,7 @@ class OpenAICodec:
             usage=_usage(data.usage),
             model=data.model,
             request_id=data.id,
-            prompt_token_ids=data.prompt_token_ids,
+            prompt_ids_json=bytes(data.prompt_token_ids) or None,
         )
 
     def _choice(self, c: WireChoice) -> Choice:

@@ -67,7 +67,7 @@ class _Chunk(msgspec.Struct, gc=False):
     object: str = ""
     choices: list[_ChunkChoice] = []
     usage: WireUsage | None = None
-    prompt_token_ids: list[int] | None = None
+    prompt_token_ids: msgspec.Raw = msgspec.Raw()  # read in prompt_ids.py, against the last prompt's
     error: Any = None
     message: str | None = None
     """vLLM before its `error` object: `{"object": "error", "message": ...}`."""
@@ -177,7 +177,7 @@ class OpenAIStream:
         self._choices: dict[int, _Choice] = {}
         self._id = self._model = ""
         self._usage: WireUsage | None = None
-        self._prompt_ids: list[int] | None = None
+        self._prompt_ids = msgspec.Raw()
 
     def feed(self, events: list[bytes]) -> tuple[int, int] | None:
         """A run of events decoded in one go (as a JSON array: one call, not one per event)."""
@@ -208,8 +208,8 @@ class OpenAIStream:
             self._model = chunk.model
         if chunk.usage is not None:
             self._usage = chunk.usage
-        if chunk.prompt_token_ids is not None:
-            self._prompt_ids = chunk.prompt_token_ids
+        if (ids := chunk.prompt_token_ids) and bytes(ids) != b"null":
+            self._prompt_ids = ids
         carried = False
         choices = self._choices
         for c in chunk.choices:
