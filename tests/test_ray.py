@@ -13,11 +13,8 @@ import re
 import shutil
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +29,10 @@ from repozero.orchestrator.sweep import open_sweep, run_sweep
 from repozero.traces import TraceReader
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
+
+R = sys.modules["repozero_tests_ray_fixtures"]
+"""tests/ray_fixtures.py: the run's statuses and nodes.json read from outside, waiting on the driver."""
+small_traces = R.small_traces
 
 DATASET = "builtin:py2js-lite"
 SAMPLES = "base58-*"  # two samples of the built-in dataset: lean, and both nodes get work
@@ -67,23 +68,6 @@ def _table(run_dir: Path, by_cell: bool = False) -> list[dict[str, Any]]:
     )
 
 
-def _statuses(run_dir: Path) -> dict[str, str]:
-    if not (run_dir / "results.sqlite").exists():  # the driver has not made it yet
-        return {}
-    db = sqlite3.connect(run_dir / "results.sqlite")
-    try:
-        return dict(db.execute("SELECT episode_id, status FROM episodes").fetchall())
-    except sqlite3.OperationalError:  # made, its tables not yet
-        return {}
-    finally:
-        db.close()
-
-
-def _nodes(run_dir: Path) -> list[dict[str, Any]]:
-    path = run_dir / "nodes.json"
-    return json.loads(path.read_text()) if path.exists() else []
-
-
 def _driver(cluster: Any, out: Path, *extra: str, display: str = "off") -> subprocess.Popen[bytes]:
     """`repozero run --executor ray` as its own process (the driver the tests kill or watch)."""
     cmd = [sys.executable, "-m", "repozero", "run", "--dataset", str(FIXTURE), "--model", "fake:gold"]
@@ -99,18 +83,6 @@ def _driver_log(out: Path) -> str:
     return (out.parent / "driver.log").read_text(errors="replace")
 
 
-def _wait_for(what: str, check: Any, proc: subprocess.Popen[bytes], timeout_s: float = 900) -> Any:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        if proc.poll() is not None:
-            raise AssertionError(f"driver exited ({proc.returncode}) before {what}")
-        time.sleep(0.5)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def test_ray_run_gives_the_local_results_table(cluster: Any, tmp_path: Path) -> None:
     config = load_config()
     local = start_run(config, _spec(tmp_path / "local"), display="off")
@@ -118,12 +90,12 @@ def test_ray_run_gives_the_local_results_table(cluster: Any, tmp_path: Path) -> 
     assert (on_ray.finished, on_ray.pass_rate, on_ray.infra_failures) == (local.finished, local.pass_rate, 0)
     assert local.finished == 4
     assert _table(tmp_path / "ray") == _table(tmp_path / "local")
-    nodes = _nodes(tmp_path / "ray")
+    nodes = R.nodes_json(tmp_path / "ray")
     assert [n["state"] for n in nodes] == ["alive", "alive"]
     assert sum(n["finished"] for n in nodes) == 4 and all(n["finished"] >= 1 for n in nodes)
     # each node wrote its own trace shard under the run's traces/, read back by the one reader
     reader = TraceReader(tmp_path / "ray" / "traces")
-    assert {e.episode_id for e in reader.finished_episodes()} == set(_statuses(tmp_path / "ray"))
+    assert {e.episode_id for e in reader.finished_episodes()} == set(R.statuses(tmp_path / "ray"))
     assert len({e.shard for e in reader.finished_episodes()}) == 2
     assert all(p.name.startswith("node-") for p in reader.shards())
 
@@ -137,14 +109,14 @@ def test_resume_finishes_a_ray_run_whose_driver_was_killed(cluster: Any, tmp_pat
     driver = _driver(
         cluster, out, "--attempts", "2", "--set", "run.fake_latency_ms=300", "--ray-storage", url
     )
-    _wait_for("a finished episode", lambda: "finished" in _statuses(out).values(), driver)
+    R.wait_for("a finished episode", lambda: "finished" in R.statuses(out).values(), driver)
     os.killpg(driver.pid, signal.SIGKILL)
     driver.wait()
-    before = _statuses(out)
+    before = R.statuses(out)
     assert 1 <= list(before.values()).count("finished") < 4
     summary = resume_run(load_config(), out, None, display="off", executor=_executor(cluster, url))
     assert (summary.finished, summary.episodes, summary.interrupted) == (4, 4, False)
-    after = _statuses(out)
+    after = R.statuses(out)
     assert set(after.values()) == {"finished"} and set(after) == set(before) | set(after)
     assert {e.episode_id for e in TraceReader(out / "traces").finished_episodes()} == set(after)
     shutil.rmtree(scratch_dir(url, "-").parent, ignore_errors=True)  # the killed run's runners' copies
@@ -180,7 +152,7 @@ def test_a_ray_sweep_through_storage_gives_each_cell_the_local_table_and_extends
     out, store = tmp_path / "ray", tmp_path / "store"
     ray = _executor(cluster, f"file://{store}")
     pilot = run_sweep(config, open_sweep(config, spec, str(out)), pilot=1, executor=ray)
-    after_pilot = [s for c in _cells(out).values() for s in _statuses(c).values()]
+    after_pilot = [s for c in _cells(out).values() for s in R.statuses(c).values()]
     capsys.readouterr()
     monkeypatch.setenv("COLUMNS", "120")  # the panel's full width (100) on the captured stderr
     rest = run_sweep(config, open_sweep(config, spec, str(out), display="live"), executor=ray)
@@ -203,7 +175,7 @@ def test_a_ray_sweep_through_storage_gives_each_cell_the_local_table_and_extends
     ray_cells, local_cells = _cells(out), _cells(tmp_path / "local")
     assert set(ray_cells) == set(local_cells)
     for key, cell in ray_cells.items():
-        assert set(_statuses(cell).values()) == {"finished"}
+        assert set(R.statuses(cell).values()) == {"finished"}
         assert json.loads((cell / "pool.json").read_text()) == json.loads(
             (local_cells[key] / "pool.json").read_text()
         )
@@ -219,8 +191,8 @@ def test_a_ray_sweep_through_storage_gives_each_cell_the_local_table_and_extends
     assert any(p.parts[-3] == "targets" for p in stored)  # "cells", CELL, "nodes", NODE, "targets", …
     for cell in ray_cells.values():  # every episode's trace read back from the fetched shards
         finished = {e.episode_id for e in TraceReader(cell / "traces").finished_episodes()}
-        assert finished == set(_statuses(cell))
-    nodes = _nodes(out)  # the last call's runners, both alive, each unit recorded once
+        assert finished == set(R.statuses(cell))
+    nodes = R.nodes_json(out)  # the last call's runners, both alive, each unit recorded once
     assert [n["state"] for n in nodes] == ["alive", "alive"] and sum(n["finished"] for n in nodes) == 2
     # each node's scratch folder went once uploaded, and with it the folder of its cell's URL
     from repozero.orchestrator.ray_executor.storage import scratch_dir
@@ -241,7 +213,7 @@ def test_episodes_whose_node_could_not_upload_are_not_finished_and_resume_runs_t
     )
     # once the driver has checked the storage and an episode runs, the storage's folder becomes a file:
     # every node's upload fails (as a bucket gone or a mount lost would)
-    _wait_for("an episode running", lambda: "running" in _statuses(out).values(), driver)
+    R.wait_for("an episode running", lambda: "running" in R.statuses(out).values(), driver)
     store.rmdir()  # nothing in it yet: the nodes upload when they close
     store.write_text("in the way\n")
     driver.wait(timeout=900)
@@ -251,8 +223,8 @@ def test_episodes_whose_node_could_not_upload_are_not_finished_and_resume_runs_t
     assert "Traceback" not in log and f"repozero run --resume {out} --executor ray --ray-storage {url}" in log
     named = re.findall(rf"node (node-\w+-\d+) on \S+: (\d+) finished episodes, not uploaded to {url} \(", log)
     assert sum(int(n) for _, n in named) == 2, log  # each node that ran one, with the store and the error
-    assert set(_statuses(out).values()) == {"interrupted"}  # not counted finished
-    nodes = {n["node"]: n for n in _nodes(out)}
+    assert set(R.statuses(out).values()) == {"interrupted"}  # not counted finished
+    nodes = {n["node"]: n for n in R.nodes_json(out)}
     assert {name for name, _ in named} <= set(nodes) and sum(n["finished"] for n in nodes.values()) == 0
     kept = scratch_dir(url, "-").parent  # the nodes' copies stay on their machines (here: this one)
     before = {p.name for p in kept.iterdir()}
@@ -261,42 +233,11 @@ def test_episodes_whose_node_could_not_upload_are_not_finished_and_resume_runs_t
     store.unlink()
     summary = resume_run(load_config(), out, None, display="off", executor=_executor(cluster, url))
     assert (summary.finished, summary.episodes, summary.interrupted) == (2, 2, False)
-    assert set(_statuses(out).values()) == {"finished"}
+    assert set(R.statuses(out).values()) == {"finished"}
     traced = {e.episode_id for e in TraceReader(out / "traces").finished_episodes()}
-    assert traced == set(_statuses(out))
+    assert traced == set(R.statuses(out))
     assert {p.name for p in kept.iterdir()} == before  # the resumed run's copies went once uploaded
     shutil.rmtree(kept)
-
-
-@pytest.fixture
-def small_traces(tmp_path: Path) -> Iterator[Path]:
-    """`RUN_DIR/traces` on a real 4 MiB filesystem of its own (tmpfs; needs root, as in CI's container),
-    the rest of the run directory on the usual disk: the shared folder the nodes write their shards to."""
-    traces = tmp_path / "run" / "traces"
-    traces.mkdir(parents=True)
-    proc = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(traces)], capture_output=True
-    )
-    if proc.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {proc.stderr.decode().strip()}")
-    try:
-        yield traces
-    finally:
-        subprocess.run(["umount", "-l", str(traces)], check=False)
-
-
-def _fill(path: Path) -> None:
-    """Write until the disk refuses (another program filling the shared disk)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        chunk = b"\0" * (64 << 10)
-        while chunk:
-            try:
-                os.write(fd, chunk)
-            except OSError:
-                chunk = chunk[: len(chunk) // 2]
-    finally:
-        os.close(fd)
 
 
 def test_episodes_whose_traces_cannot_reach_the_shared_folder_are_not_finished(
@@ -307,8 +248,8 @@ def test_episodes_whose_traces_cannot_reach_the_shared_folder_are_not_finished(
     # both nodes' shards opened (their first line written), no episode finished: then the disk fills
     shards = small_traces / "shards"
     try:
-        _wait_for("both shards", lambda: shards.is_dir() and len(list(shards.iterdir())) == 2, driver)
-        _fill(small_traces / "filler")
+        R.wait_for("both shards", lambda: shards.is_dir() and len(list(shards.iterdir())) == 2, driver)
+        R.fill_disk(small_traces / "filler")
         driver.wait(timeout=900)
     finally:
         if driver.poll() is None:
@@ -318,13 +259,13 @@ def test_episodes_whose_traces_cannot_reach_the_shared_folder_are_not_finished(
     assert driver.returncode == 1 and "Traceback" not in log, log
     assert "repozero: error: every Ray node runner was lost with 4 episodes left" in log, log
     assert log.count("UnitNotStoredError") >= 2 and "no space left on device" in log, log
-    assert "finished" not in _statuses(out).values()  # none counted finished without its trace
-    assert [n["state"] for n in _nodes(out)] == ["lost", "lost"]
+    assert "finished" not in R.statuses(out).values()  # none counted finished without its trace
+    assert [n["state"] for n in R.nodes_json(out)] == ["lost", "lost"]
     # room again: --resume runs every episode, each traced
     (small_traces / "filler").unlink()
     summary = resume_run(load_config(), out, None, display="off", executor=_executor(cluster))
     assert (summary.finished, summary.episodes, summary.interrupted) == (4, 4, False)
-    assert {e.episode_id for e in TraceReader(small_traces).finished_episodes()} == set(_statuses(out))
+    assert {e.episode_id for e in TraceReader(small_traces).finished_episodes()} == set(R.statuses(out))
 
 
 def test_a_worker_node_lost_mid_run_and_every_episode_ends_once(
@@ -337,9 +278,13 @@ def test_a_worker_node_lost_mid_run_and_every_episode_ends_once(
     # nodes work through --ray-storage: what a node finished is in its scratch folder until it closes
     cmd = ["--attempts", "3", "--set", "run.fake_latency_ms=300", "--ray-storage", url]
     driver = _driver(cluster, out, *cmd, display="live")
-    busy = _wait_for(
+    busy = R.wait_for(
         "both nodes started, one running an episode after finishing one",
-        lambda: [n for n in _nodes(out) if n["in_flight"] and n["finished"]] if len(_nodes(out)) == 2 else [],
+        lambda: (
+            [n for n in R.nodes_json(out) if n["in_flight"] and n["finished"]]
+            if len(R.nodes_json(out)) == 2
+            else []
+        ),
         driver,
     )
     victim = busy[0]["node"]
@@ -348,12 +293,12 @@ def test_a_worker_node_lost_mid_run_and_every_episode_ends_once(
     driver.wait(timeout=900)
     log = _driver_log(out)
     assert driver.returncode == 0, log
-    statuses = _statuses(out)
+    statuses = R.statuses(out)
     assert len(statuses) == 6 and set(statuses.values()) == {"finished"}
     assert "ray_node_lost" in log and "ray_unit_duplicate_dropped" not in log
     # the lost node's finished episodes ran again elsewhere: their traces never left its machine
     assert "ray_node_unstored_rerun" in log
-    nodes = {n["node"]: n for n in _nodes(out)}
+    nodes = {n["node"]: n for n in R.nodes_json(out)}
     assert nodes[victim]["state"] == "lost" and nodes[victim]["given_back"] >= 2
     assert nodes[victim]["finished"] == 0 and sum(n["finished"] for n in nodes.values()) == 6
     traced = {e.episode_id for e in TraceReader(out / "traces").finished_episodes()}
