@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import structlog.testing
 
 from repozero import RunSpec, load_config
 from repozero.cli import main
@@ -86,7 +87,8 @@ def _driver_log(out: Path) -> str:
 def test_ray_run_gives_the_local_results_table(cluster: Any, tmp_path: Path) -> None:
     config = load_config()
     local = start_run(config, _spec(tmp_path / "local"), display="off")
-    on_ray = start_run(config, _spec(tmp_path / "ray"), display="off", executor=_executor(cluster))
+    with structlog.testing.capture_logs() as logs:
+        on_ray = start_run(config, _spec(tmp_path / "ray"), display="off", executor=_executor(cluster))
     assert (on_ray.finished, on_ray.pass_rate, on_ray.infra_failures) == (local.finished, local.pass_rate, 0)
     assert local.finished == 4
     assert _table(tmp_path / "ray") == _table(tmp_path / "local")
@@ -98,6 +100,9 @@ def test_ray_run_gives_the_local_results_table(cluster: Any, tmp_path: Path) -> 
     assert {e.episode_id for e in reader.finished_episodes()} == set(R.statuses(tmp_path / "ray"))
     assert len({e.shard for e in reader.finished_episodes()}) == 2
     assert all(p.name.startswith("node-") for p in reader.shards())
+    # the local cluster's nodes hold RUNNER_ENV themselves: runners without a runtime env, still off uvloop
+    ready = [e for e in logs if e["event"] == "ray_nodes_ready"]
+    assert len(ready) == 1 and ready[0]["loops"] == ["asyncio.unix_events._UnixSelectorEventLoop"], ready
 
 
 def test_resume_finishes_a_ray_run_whose_driver_was_killed(cluster: Any, tmp_path: Path) -> None:

@@ -61,3 +61,14 @@ def test_a_scratch_folder_goes_with_the_parents_it_leaves_empty(
     outside.mkdir(parents=True)
     drop_scratch(outside)
     assert not outside.exists() and (tmp_path / "mine").is_dir()
+
+
+def test_a_runner_needs_a_runtime_env_unless_its_node_says_it_holds_the_runner_env() -> None:
+    from repozero.orchestrator.ray_executor.cluster import ASYNCIO_NODE_LABEL, RUNNER_ENV, runner_env
+
+    labelled = {"NodeID": "a", "Labels": {ASYNCIO_NODE_LABEL: "true"}}
+    assert runner_env(labelled, {}) == {}  # a prestarted worker will do
+    storage = {"AWS_ENDPOINT_URL": "http://127.0.0.1:9"}
+    assert runner_env(labelled, storage) == {"runtime_env": {"env_vars": {**storage, **RUNNER_ENV}}}
+    for other in ({"NodeID": "b", "Labels": {}}, {"NodeID": "c"}, {"Labels": {ASYNCIO_NODE_LABEL: "yes"}}):
+        assert runner_env(other, {}) == {"runtime_env": {"env_vars": RUNNER_ENV}}

@@ -24,6 +24,8 @@ import structlog
 from ray._common.utils import get_default_ray_temp_dir
 from ray.cluster_utils import Cluster
 
+from repozero.orchestrator.ray_executor.cluster import ASYNCIO_NODE_LABEL, RUNNER_ENV
+
 __all__ = ["add_node", "local_cluster", "node_args"]
 
 log = structlog.get_logger()
@@ -41,11 +43,19 @@ def _free_port() -> int:
 
 
 def node_args(cpus: int) -> dict[str, Any]:
-    """Fixed agent ports and node id (so the port files can be announced) and a small object store."""
+    """Fixed agent ports and node id (so the port files can be announced) and a small object store. A
+    worker node is started as docs/ray.md advises: the runner's environment (`RUNNER_ENV`) in its own,
+    said by its label, and workers prestarted when a driver connects, so a runner needs no worker start."""
+    env = {"RAY_OVERRIDE_NODE_ID_FOR_TESTING": ray.NodeID.from_random().hex()}
+    labels = {}
+    if cpus:
+        env |= {**RUNNER_ENV, "RAY_enable_worker_prestart": "1"}
+        labels[ASYNCIO_NODE_LABEL] = "true"
     return {
         "num_cpus": cpus,
         "object_store_memory": OBJECT_STORE_BYTES,
-        "env_vars": {"RAY_OVERRIDE_NODE_ID_FOR_TESTING": ray.NodeID.from_random().hex()},
+        "env_vars": env,
+        "labels": labels,
         "metrics_agent_port": _free_port(),
         "dashboard_agent_listen_port": _free_port(),
         "runtime_env_agent_port": _free_port(),
