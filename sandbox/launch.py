@@ -14,6 +14,7 @@ with host paths.
 from __future__ import annotations
 
 import glob
+from functools import cache
 from pathlib import Path
 
 from repozero.records import Record
@@ -104,7 +105,7 @@ def _binds(layout: Layout, spec: SandboxSpec) -> list[tuple[str, str, str]]:
     tc = layout.toolchain
     binds = [("--ro-bind", f"{tc}/bin", "/usr/bin"), ("--ro-bind", f"{tc}/libexec", IN_LIBEXEC)]
     # System libraries, read-only: the multiarch dirs, ld.so, locales, zoneinfo; not /usr/lib at large.
-    binds += [("--ro-bind", lib, lib) for lib in sorted(glob.glob("/usr/lib/*-linux-gnu*"))]
+    binds += [("--ro-bind", lib, lib) for lib in _multiarch_dirs()]
     for optional in ("/usr/lib64", "/usr/lib/locale", "/usr/share/zoneinfo", "/etc/ld.so.cache"):
         binds.append(("--ro-bind-try", optional, optional))
     binds += [
@@ -119,6 +120,13 @@ def _binds(layout: Layout, spec: SandboxSpec) -> list[tuple[str, str, str]]:
     extra = [*layout.path_dirs, *layout.ro_paths, *toolchain_paths(spec.toolchain)]
     binds += [("--ro-bind", path, path) for path in dict.fromkeys(extra)]
     return binds
+
+
+@cache
+def _multiarch_dirs() -> tuple[str, ...]:
+    """The host's multiarch library dirs, listed once per process (a glob per sandbox process cost more
+    than the rest of its argv)."""
+    return tuple(sorted(glob.glob("/usr/lib/*-linux-gnu*")))
 
 
 def _parents(dest: str) -> list[str]:

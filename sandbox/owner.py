@@ -12,7 +12,7 @@ import socket
 from functools import cache
 from pathlib import Path
 
-__all__ = ["owner_alive", "owner_token", "start_time", "token_alive"]
+__all__ = ["my_start_time", "owner_alive", "owner_token", "start_time", "token_alive"]
 
 
 def start_time(pid: int) -> str:
@@ -22,6 +22,16 @@ def start_time(pid: int) -> str:
     except OSError:
         return ""
     return stat.rsplit(")", 1)[1].split()[19]
+
+
+@cache
+def _start_of(pid: int) -> str:
+    return start_time(pid)
+
+
+def my_start_time() -> str:
+    """This process's start time, read once (a forked child has a pid of its own, so reads its own)."""
+    return _start_of(os.getpid())
 
 
 def owner_alive(pid: int, start: object) -> bool:
@@ -41,7 +51,7 @@ def _host_and_boot() -> tuple[str, str]:
 def owner_token() -> str:
     """This process as `host/boot/pid/start`."""
     host, boot = _host_and_boot()
-    return f"{host}/{boot}/{os.getpid()}/{start_time(os.getpid())}"
+    return f"{host}/{boot}/{os.getpid()}/{my_start_time()}"
 
 
 def token_alive(token: str) -> bool | None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from repozero.errors import SandboxError
 from repozero.sandbox.config import SandboxConfig
-from repozero.sandbox.owner import owner_alive, start_time
+from repozero.sandbox.owner import my_start_time, owner_alive
 from repozero.sandbox.process import kill_until_gone
 
 __all__ = [
@@ -70,7 +70,7 @@ def _claim_uid(uid: int) -> bool:
     link fails if the claim exists): False if another sandbox, live or crashed, holds it."""
     UID_CLAIMS.mkdir(mode=0o700, parents=True, exist_ok=True)
     staging = UID_CLAIMS / f".{uid}.{os.getpid()}.{secrets.token_hex(4)}"
-    staging.write_text(json.dumps({"pid": os.getpid(), "start": start_time(os.getpid())}))
+    staging.write_text(json.dumps({"pid": os.getpid(), "start": my_start_time()}))
     try:
         os.link(staging, UID_CLAIMS / str(uid))
         return True

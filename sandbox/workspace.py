@@ -23,7 +23,7 @@ from repozero.sandbox.hostfs import HostView
 from repozero.sandbox.isolation import Isolation
 from repozero.sandbox.launch import Layout, sandbox_dirs
 from repozero.sandbox.mounts import mount_tmpfs, unmount
-from repozero.sandbox.owner import owner_alive, start_time
+from repozero.sandbox.owner import my_start_time, owner_alive
 from repozero.sandbox.private_tmpfs import PrivateTmpfs
 from repozero.sandbox.uids import UID_CLAIMS, kill_uids, pick_uid, release_uid, take_stale_claims
 
@@ -227,7 +227,7 @@ def _owner_file(root: Path) -> Path:
 
 
 def _write_owner(root: Path, uid: int | None) -> None:
-    record = {"pid": os.getpid(), "start": start_time(os.getpid()), "uid": uid}
+    record = {"pid": os.getpid(), "start": my_start_time(), "uid": uid}
     staging = root.with_name(f".{root.name}.json")
     staging.write_text(json.dumps(record))
     staging.rename(_owner_file(root))
@@ -249,7 +249,7 @@ def _owners(base: Path) -> dict[Path, dict[str, object]]:
 
 def _cgroup_name(sid: str) -> str:
     """`<sandbox id>.<owner pid>.<owner start time>`: a crashed run's groups are found even without its dirs."""
-    return f"{sid}.{os.getpid()}.{start_time(os.getpid())}"
+    return f"{sid}.{os.getpid()}.{my_start_time()}"
 
 
 def _stale_cgroups(iso: Isolation) -> list[Path]:
