@@ -143,7 +143,10 @@ class DockerSandbox:
         """Run a command in the persistent shell (one attached exec per sandbox; cwd and env persist)."""
         if self._session is None:
             self._session = ShellSession(self._start_shell, kill_strays=self._kill_strays)
-        return await self._session.run(command, timeout_s=timeout_s, output_cap=output_cap)
+        result = await self._session.run(command, timeout_s=timeout_s, output_cap=output_cap)
+        if result.exit_code == 137 and not result.timed_out and await self._oom_since():
+            result = msgspec.structs.replace(result, oom=True)  # the memory group's SIGKILL, as in exec
+        return result
 
     async def _start_shell(self, argv: Sequence[str]) -> SandboxProcess:
         return await self.open_process(argv)

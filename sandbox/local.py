@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import anyio
+import msgspec
 
 from repozero import spawn
 from repozero.errors import SandboxError
@@ -97,6 +98,8 @@ class LocalSandbox:
         self._iso: Isolation | None = None
         self._shell: ShellSession | None = None
         self._procs: set[LocalProcess] = set()
+        self._oom_seen = 0
+        """The memory group's OOM kills when last read (a new group has none)."""
 
     # --- lifecycle ------------------------------------------------------------------------------------
     async def __aenter__(self) -> LocalSandbox:
@@ -170,9 +173,9 @@ class LocalSandbox:
         timeout_s: float | None = None,
         output_cap: int = DEFAULT_OUTPUT_CAP,
     ) -> ExecResult:
-        ws, iso = self._need()
+        _, iso = self._need()
         argv = ["sh", "-c", cmd] if isinstance(cmd, str) else list(cmd)
-        oom_before = ws.cgroups.oom_kills() if ws.cgroups else 0
+        oom_before = self._oom_count()
         stdin_mode = subprocess.PIPE if stdin is not None else subprocess.DEVNULL
 
         async def spawn(stdout: int, stderr: int) -> anyio.abc.Process:
@@ -183,8 +186,7 @@ class LocalSandbox:
         )
         stderr = got.stderr.value()
         oom = not got.timed_out and (
-            (ws.cgroups is not None and ws.cgroups.oom_kills() > oom_before)
-            or batch.looks_oom(got.exit_code, stderr, got.timed_out)
+            self._oom_count() > oom_before or batch.looks_oom(got.exit_code, stderr, got.timed_out)
         )
         return ExecResult(
             stdout=got.stdout.value(), stderr=stderr, exit_code=got.exit_code, wall_s=got.wall_s,
@@ -219,7 +221,20 @@ class LocalSandbox:
     ) -> ExecResult:
         self._need()
         assert self._shell is not None
-        return await self._shell.run(command, timeout_s=timeout_s, output_cap=output_cap)
+        result = await self._shell.run(command, timeout_s=timeout_s, output_cap=output_cap)
+        if result.exit_code == 137 and not result.timed_out:
+            seen = self._oom_seen
+            if self._oom_count() > seen:  # the SIGKILL was the memory group's
+                result = msgspec.structs.replace(result, oom=True)
+        return result
+
+    def _oom_count(self) -> int:
+        """The memory group's OOM kills so far, remembered: a shell command read as SIGKILLed (137) was
+        the group's doing when the count rose since the last read. Read around an exec and after a 137
+        only — a few file reads, not on every step."""
+        if self._ws is not None and self._ws.cgroups is not None:
+            self._oom_seen = max(self._ws.cgroups.oom_kills(), self._oom_seen)
+        return self._oom_seen
 
     async def run_cases(
         self,
@@ -248,20 +263,20 @@ class LocalSandbox:
         jobs: int, stop_after_timeouts: int,
     ) -> list[CaseRun]:  # fmt: skip
         """One exec of the batch driver; a local sandbox has no CPU quota of its own (the host's CPUs are)."""
-        ws, iso = self._need()
+        _, iso = self._need()
         cfg = self.config
         argv = batch.driver_argv(
             timeout_s=timeout_s, output_cap=output_cap, stderr_cap=cfg.stderr_cap,
             kill_after_s=cfg.case_kill_after_s, cwd=cwd, kill_strays=iso.namespaces or iso.privileged,
             jobs=jobs, stop_after_timeouts=stop_after_timeouts,
         )  # fmt: skip
-        oom_before = ws.cgroups.oom_kills() if ws.cgroups else 0
+        oom_before = self._oom_count()
         result = await self.exec(
             argv, stdin=batch.pack_batch(entry, cases),
             timeout_s=batch.backstop_s(len(cases), timeout_s, cfg.case_kill_after_s),
             output_cap=batch.stdout_budget(len(cases), output_cap, cfg.stderr_cap),
         )  # fmt: skip
-        oom_killed = ws.cgroups is not None and ws.cgroups.oom_kills() > oom_before
+        oom_killed = self._oom_count() > oom_before
         return batch.parse_records(
             result, cases, timeout_s=timeout_s, output_cap=output_cap, stderr_cap=cfg.stderr_cap,
             oom_killed=oom_killed,

@@ -179,6 +179,19 @@ async def test_memory_bomb(box: Sandbox) -> None:
     assert cases[0].oom and cases[0].exit_code != 0 and not cases[0].timed_out, cases[0]
 
 
+async def test_memory_bomb_in_the_shell(box: Sandbox) -> None:
+    """In the persistent shell too: the command's SIGKILL is read as the memory group's (`oom`), and a
+    SIGKILL that was not (the command killing itself) is not."""
+    bomb = "const a = []; for (;;) a.push(Buffer.alloc(16 << 20, 1));"
+    with anyio.fail_after(60):
+        killed = await box.shell("sh -c 'kill -9 $$'", timeout_s=20)
+        result = await box.shell(f"node -e '{bomb}'", timeout_s=20)
+        after = await box.shell("echo still here", timeout_s=20)
+    assert (killed.exit_code, killed.oom) == (137, False), killed
+    assert result.oom and result.exit_code == 137 and not result.timed_out, result
+    assert (after.stdout, after.oom, after.restarted) == (b"still here\n", False, False), after
+
+
 async def test_disk_fill(box: Sandbox) -> None:
     fill = 'i=0; while head -c 4194304 /dev/zero > "$1/f$i"; do i=$((i + 1)); done; echo "wrote $i"'
     with anyio.fail_after(60):
