@@ -30,6 +30,9 @@ _sandbox_fixtures = _load_helper("sandbox_fixtures")
 sandbox_backend = _sandbox_fixtures.sandbox_backend
 sandbox = _sandbox_fixtures.sandbox
 
+# A small real filesystem and a writer that fills it (tests/disk_helpers.py), before the Ray fixtures use it.
+_load_helper("disk_helpers")
+
 # Ray fixtures (tests/ray_fixtures.py): `cluster`, a local Ray cluster per test module.
 cluster = _load_helper("ray_fixtures").cluster
 

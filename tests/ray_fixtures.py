@@ -12,15 +12,17 @@ costs several seconds each on 2 cores, and a test may remove a node.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+D = sys.modules["repozero_tests_disk_helpers"]
 
 __all__ = ["cluster", "fill_disk", "nodes_json", "small_traces", "statuses", "wait_for"]
 
@@ -74,28 +76,8 @@ def small_traces(tmp_path: Path) -> Iterator[Path]:
     """`RUN_DIR/traces` (RUN_DIR: tmp_path/run) on a real 4 MiB filesystem of its own (tmpfs; needs root,
     as in CI's container), the rest of the run directory on the usual disk: the shared folder the nodes
     write their shards to."""
-    traces = tmp_path / "run" / "traces"
-    traces.mkdir(parents=True)
-    proc = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(traces)], capture_output=True
-    )
-    if proc.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {proc.stderr.decode().strip()}")
-    try:
+    with D.mounted_tmpfs(tmp_path / "run" / "traces", 4) as traces:
         yield traces
-    finally:
-        subprocess.run(["umount", "-l", str(traces)], check=False)
 
 
-def fill_disk(path: Path) -> None:
-    """Write `path` until its disk refuses (another program filling the shared disk)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        chunk = b"\0" * (64 << 10)
-        while chunk:
-            try:
-                os.write(fd, chunk)
-            except OSError:
-                chunk = chunk[: len(chunk) // 2]
-    finally:
-        os.close(fd)
+fill_disk = D.fill_disk

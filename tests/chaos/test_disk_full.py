@@ -5,10 +5,8 @@ room again finishes every episode exactly once."""
 
 from __future__ import annotations
 
-import errno
 import os
 import signal
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -21,39 +19,18 @@ from repozero.orchestrator.results import ResultsStore, check_store
 from repozero.traces import TraceReader
 
 H = sys.modules["repozero_chaos_helpers"]
+D = sys.modules["repozero_tests_disk_helpers"]
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
     """A real 8 MiB filesystem (tmpfs; needs root, as in CI's container)."""
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(mount)], capture_output=True)
-    if proc.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {proc.stderr.decode().strip()}")
-    try:
+    with D.mounted_tmpfs(tmp_path / "disk", 8) as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
-def _fill(path: Path) -> int:
-    """Write zeros until the disk refuses (another program filling the shared disk); bytes written."""
-    written = 0
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        chunk = b"\0" * (64 << 10)
-        while True:
-            try:
-                written += os.write(fd, chunk)
-            except OSError as exc:
-                assert exc.errno == errno.ENOSPC
-                chunk = chunk[: len(chunk) // 2]
-                if not chunk:
-                    return written
-    finally:
-        os.close(fd)
+_fill = D.fill_disk
 
 
 @pytest.mark.timeout(900)  # two real runs; over 300 s at load average 40-130
