@@ -21,7 +21,7 @@ from repozero.errors import UsageError
 from repozero.orchestrator.ray_executor.coordinator import Runner
 from repozero.orchestrator.ray_executor.node import NodeRunner
 from repozero.orchestrator.ray_executor.storage import storage_env
-from repozero.orchestrator.ray_executor.units import CellJob, NodeClosed, NodeInfo, decode, encode
+from repozero.orchestrator.ray_executor.units import CellJob, NodeClosed, decode, encode
 from repozero.orchestrator.session import run_sizes
 
 __all__ = [
@@ -29,7 +29,6 @@ __all__ = [
     "RUNNER_ENV",
     "connect",
     "probe_head",
-    "ready",
     "split_limits",
     "start_runners",
     "stop_runners",
@@ -148,22 +147,6 @@ def runner_env(node: dict[str, Any], storage: dict[str, str]) -> dict[str, Any]:
     if not storage and node.get("Labels", {}).get(ASYNCIO_NODE_LABEL) == "true":
         return {}
     return {"runtime_env": {"env_vars": {**storage, **RUNNER_ENV}}}
-
-
-async def ready(runners: list[Runner], timeout_s: float) -> list[NodeInfo]:
-    """Wait until every runner's sessions are open (worker start, imports, sandbox backend, endpoint)."""
-    infos = []
-    with anyio.fail_after(timeout_s):
-        for runner in runners:
-            infos.append(decode(await runner.actor.ready.remote(), NodeInfo))
-    log.info(
-        "ray_nodes_ready",
-        nodes=[i.node for i in infos],
-        loops=sorted({i.loop for i in infos}),
-        process_s=[i.process_s for i in infos],
-        open_s=[i.open_s for i in infos],
-    )
-    return infos
 
 
 async def stop_runners(runners: list[Runner]) -> dict[str, NodeClosed]:

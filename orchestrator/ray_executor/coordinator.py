@@ -4,6 +4,7 @@ results store (the store `--resume` reads)."""
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -20,9 +21,9 @@ from repozero.datasets.store import write_atomic
 from repozero.errors import RepoZeroError
 from repozero.orchestrator.node_status import NODES_FILE, NodeStatus
 from repozero.orchestrator.progress import RunProgress
-from repozero.orchestrator.ray_executor.node import UnitNotStoredError
+from repozero.orchestrator.ray_executor.node import NodeOpenError, UnitNotStoredError
 from repozero.orchestrator.ray_executor.queue import WorkQueue
-from repozero.orchestrator.ray_executor.units import UnitDone, WorkUnit, decode, encode
+from repozero.orchestrator.ray_executor.units import NodeInfo, UnitDone, WorkUnit, decode, encode
 from repozero.orchestrator.results import ResultsStore
 
 __all__ = ["NODES_FILE", "ClusterLostError", "Coordinator", "NodeStatus", "Recorder", "Runner"]
@@ -44,6 +45,8 @@ class Runner:
     lost: str = ""
     leased: dict[str, Any] = field(default_factory=dict)
     """Unit id → the call's ObjectRef, for units in flight there."""
+    taken: int = 0
+    """Units leased to it so far (what the even share before every runner is open counts)."""
     finished: int = 0
     given_back: int = 0
     done: list[tuple[WorkUnit, bool, bool]] = field(default_factory=list)
@@ -84,6 +87,13 @@ class Recorder:
 class Coordinator:
     """Leases `queue` to `runners` (`window` units in flight per node) until every unit is done.
 
+    Each runner is leased to from when its sessions are open, not when every runner's are: a node that
+    just joined the cluster starts its worker process cold, seconds after one with a prestarted worker,
+    and the one ready first works meanwhile. Until every runner is open (or lost) a runner takes no more
+    than its even share of the units, so a small run still spreads over the nodes. A runner that cannot
+    open its sessions stops the run (`NodeOpenError`, as a local run that cannot open does); one lost
+    while starting is lost like any other.
+
     `progress`: the driver's counts for the live panel, one per cell (a run's is keyed ""): a unit
     leased, given back, finished, and the model calls each node's results report. `storage`: the nodes
     work in scratch folders uploaded when they close (`--ray-storage`), so a lost node's finished units
@@ -98,9 +108,16 @@ class Coordinator:
         status_dir: Path,
         progress: Mapping[str, RunProgress] | None = None,
         storage: bool = False,
+        ready_timeout_s: float = 600.0,
     ) -> None:
         self.runners, self.queue, self.recorder = runners, queue, recorder
         self.window, self.status_path, self.storage = window, status_dir / NODES_FILE, storage
+        self.ready_timeout_s = ready_timeout_s
+        self.share = math.ceil(queue.open / max(len(runners), 1))
+        """The most units a runner takes while another is still starting."""
+        self.opened: list[NodeInfo] = []
+        self.all_settled = anyio.Event()
+        """Set once every runner is open or lost: no share limit from then on."""
         self.progress = progress if progress is not None else {"": RunProgress(queue.open)}
         self.started = time.monotonic()  # its clock: from the first lease
         for counts in self.progress.values():
@@ -112,18 +129,67 @@ class Coordinator:
     async def run(self, interval_s: float) -> None:
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._report_every, interval_s)
-            async with anyio.create_task_group() as leases:
-                for _ in range(self.window):  # round-robin: the first leases spread over the nodes
-                    for runner in self.runners:
-                        leases.start_soon(self._lease_loop, runner)
+            async with anyio.create_task_group() as serving:
+                for runner in self.runners:
+                    serving.start_soon(self._serve, runner)
             tg.cancel_scope.cancel()
         self.report()
 
+    async def _serve(self, runner: Runner) -> None:
+        try:
+            opened = await self._open(runner)
+        finally:
+            self._settle()
+        if opened:
+            async with anyio.create_task_group() as leases:
+                for _ in range(self.window):
+                    leases.start_soon(self._lease_loop, runner)
+
+    async def _open(self, runner: Runner) -> bool:
+        """Wait for the runner's sessions to open (worker start, imports, sandbox backend, endpoints); False
+        when it was lost meanwhile."""
+        try:
+            with anyio.fail_after(self.ready_timeout_s):
+                info = decode(await runner.actor.ready.remote(), NodeInfo)
+        except TimeoutError:
+            raise NodeOpenError(
+                f"node {runner.node}: its runner did not open its sessions in {self.ready_timeout_s:.0f} s"
+            ) from None
+        except RayTaskError as exc:  # the sessions failed to open there: a setting, not the node
+            raise NodeOpenError(str(exc.cause) if exc.cause else str(exc)) from None
+        except RayActorError as exc:
+            self._lose(runner, exc)
+            return False
+        self.opened.append(info)
+        log.info(
+            "ray_node_ready", node=info.node, loop=info.loop, process_s=info.process_s, open_s=info.open_s
+        )
+        return True
+
+    def _settle(self) -> None:
+        if len(self.opened) + sum(1 for r in self.runners if r.lost) < len(self.runners):
+            return
+        if not self.all_settled.is_set():
+            self.all_settled.set()
+            log.info(
+                "ray_nodes_ready",
+                nodes=[i.node for i in self.opened],
+                loops=sorted({i.loop for i in self.opened}),
+                process_s=[i.process_s for i in self.opened],
+                open_s=[i.open_s for i in self.opened],
+            )
+
     async def _lease_loop(self, runner: Runner) -> None:
-        while not runner.lost and (unit := await self.queue.take()) is not None:
+        while not runner.lost:
+            if runner.taken >= self.share and not self.all_settled.is_set():
+                await self.all_settled.wait()
+                continue
+            if (unit := await self.queue.take()) is None:
+                return
             if runner.lost:  # lost while this loop waited for a unit
                 self.queue.give_back(unit)
                 return
+            runner.taken += 1
             self.recorder.start(unit)
             self.progress[unit.cell].started(unit.unit_id)
             ref = runner.actor.run_unit.remote(encode(unit))

@@ -16,7 +16,6 @@ from typing import Any
 
 import anyio
 import structlog
-from ray.exceptions import RayTaskError
 
 from repozero.config import Config
 from repozero.errors import RepoZeroError
@@ -25,13 +24,11 @@ from repozero.orchestrator.manifest import read_manifest
 from repozero.orchestrator.progress import RunProgress
 from repozero.orchestrator.ray_executor.cluster import (
     connect,
-    ready,
     start_runners,
     stop_runners,
     worker_nodes,
 )
 from repozero.orchestrator.ray_executor.coordinator import Coordinator, Recorder, Runner
-from repozero.orchestrator.ray_executor.node import NodeOpenError
 from repozero.orchestrator.ray_executor.queue import WorkQueue
 from repozero.orchestrator.ray_executor.storage import check_storage, download
 from repozero.orchestrator.ray_executor.units import CellJob, NodeClosed, WorkUnit
@@ -233,18 +230,16 @@ async def _coordinate(
     watch: _Watch,
     storage: bool,
 ) -> tuple[bool, list[str]]:
-    """Runners ready, then the units leased until done or a signal; the runners stopped in any case.
+    """The units leased to each runner once it is open, until done or a signal; the runners stopped in any case.
     Returns whether a signal stopped it, and the nodes whose finished units were reopened because their
     traces and targets did not reach the storage (`_unstored`)."""
     coordinator: Coordinator | None = None
     try:
-        try:
-            await ready(runners, READY_TIMEOUT_S)
-        except RayTaskError as exc:
-            raise NodeOpenError(str(exc.cause) if exc.cause else str(exc)) from None
         queue = WorkQueue(units)
         recorder = Recorder(stores)
-        coordinator = Coordinator(runners, queue, recorder, window, status_dir, watch.progress, storage)
+        coordinator = Coordinator(
+            runners, queue, recorder, window, status_dir, watch.progress, storage, READY_TIMEOUT_S
+        )
         interrupted = await until_signal([partial(_watched, coordinator, watch)], event="run_interrupted")
     finally:
         closed = await stop_runners(runners)
