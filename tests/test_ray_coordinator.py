@@ -13,6 +13,7 @@ import anyio
 import pytest
 from ray.exceptions import RayActorError, RayTaskError
 
+from repozero.orchestrator.ray_executor import coordinator as coordinator_module
 from repozero.orchestrator.ray_executor.coordinator import Coordinator, Runner
 from repozero.orchestrator.ray_executor.node import NodeOpenError
 from repozero.orchestrator.ray_executor.queue import WorkQueue
@@ -70,6 +71,14 @@ class Recorded:
         self.finished.append(done.unit.unit_id)
 
 
+@pytest.fixture(autouse=True)
+def killed(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The actors `ray.kill` was called on: the real one would start a Ray instance in this process."""
+    calls: list[Any] = []
+    monkeypatch.setattr(coordinator_module.ray, "kill", lambda actor, **_: calls.append(actor))
+    return calls
+
+
 def _coordinator(
     actors: list[StandIn], units: int, tmp: Path, window: int = 4, **kw: Any
 ) -> tuple[Coordinator, Recorded]:
@@ -101,7 +110,9 @@ def test_the_runner_open_first_works_meanwhile_up_to_its_share_then_both_finish_
     assert [r.taken for r in coordinator.runners] == [len(fast.units), len(slow.units)]
 
 
-def test_a_runner_lost_while_starting_leaves_the_work_to_the_others(tmp_path: Path) -> None:
+def test_a_runner_lost_while_starting_leaves_the_work_to_the_others(
+    tmp_path: Path, killed: list[Any]
+) -> None:
     alive, dying = StandIn("node-a"), StandIn("node-b", fails=RayActorError(error_msg="node removed"))
     coordinator, recorded = _coordinator([alive, dying], 6, tmp_path)
 
@@ -113,7 +124,7 @@ def test_a_runner_lost_while_starting_leaves_the_work_to_the_others(tmp_path: Pa
 
     anyio.run(main)
     assert len(recorded.finished) == 6 and len(alive.units) == 6 and not dying.units
-    assert [s.state for s in coordinator.statuses()] == ["alive", "lost"]
+    assert [s.state for s in coordinator.statuses()] == ["alive", "lost"] and killed == [dying]
 
 
 def test_sessions_that_cannot_open_on_a_node_stop_the_run_with_its_error(tmp_path: Path) -> None:
