@@ -101,14 +101,25 @@ class DockerVenvEnvironment:
         async with self._lock:
             if self._fingerprint is None:
                 box = await self._sandbox()
-                await self._create(box)
-                probe = await self._run(
-                    box, [f"{VENV}/bin/python", "-I", f"{TOOLS}/envprobe.py"], "fingerprint probe"
-                )
+                try:
+                    await self._create(box)
+                    probe = await self._run(
+                        box, [f"{VENV}/bin/python", "-I", f"{TOOLS}/envprobe.py"], "fingerprint probe"
+                    )
+                except BaseException:
+                    await self._discard(box)
+                    raise
                 entries = json.loads(probe)
                 self._fingerprint = Fingerprint(entries={str(k): str(v) for k, v in entries.items()})
                 log.info("oracle_env_ready", env=self.spec.key, backend="docker", sandbox=box.id)
         return self._fingerprint
+
+    async def _discard(self, box: ProcessSandbox) -> None:
+        """A setup that failed leaves a half-made venv, or a container in trouble: closed (removed), so the
+        next `prepare` — the episode's retry — builds the environment again in a new container."""
+        self._box, self._staged = None, set()
+        with anyio.CancelScope(shield=True):
+            await box.close()
 
     async def _create(self, box: ProcessSandbox) -> None:
         for tool in (FORKSERVER, FORKSERVER.with_name("forkchild.py"), ENVPROBE):

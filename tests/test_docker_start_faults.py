@@ -181,3 +181,45 @@ async def test_the_oracle_answers_a_persisting_start_failure_as_infra_and_serves
             (verdict,) = await oracle.ground_truth(request)
     assert verdict.kept and verdict.stdout == b"OK\n", verdict
     assert faults.starts == docker_container.TRANSIENT_START_ATTEMPTS + 1
+
+
+async def test_an_environment_whose_setup_failed_is_built_again_in_a_new_container(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The container started, but a step of the venv's setup failed (here its `python3 -m venv`, answered
+    with exit 1 once): that container is removed, and the next request — the episode's retry — builds the
+    environment in a new one instead of reusing a half-made venv or a container in trouble."""
+    from repozero.oracle import docker_env
+
+    program = tmp_path / "prog"
+    program.mkdir()
+    (program / "main.py").write_text("import sys\nprint(sys.argv[1].upper())\n")
+    request = GroundTruthRequest(
+        env=EnvSpec(), program=program_ref(program, "main.py"), cases=[CaseInput(id="c", argv=["ok"])],
+        repeats=2, timeout_s=10.0, output_cap=1 << 16,
+    )  # fmt: skip
+    real_run, boxes = docker_env.DockerVenvEnvironment._run, []
+
+    async def run(self: Any, box: Any, argv: Any, what: str, timeout_s: float = 600) -> bytes:
+        if what == "venv":
+            boxes.append(box)
+            if len(boxes) == 1:  # the first setup's venv step fails, as a real exit 1 from the container
+                argv = ["sh", "-c", "echo 'Error: cannot create the venv' >&2; exit 1"]
+        return await real_run(self, box, argv, what, timeout_s)
+
+    monkeypatch.setattr(docker_env.DockerVenvEnvironment, "_run", run)
+    config = OracleConfig(cache=False, servers=1, clock_shifts=[])
+    with anyio.fail_after(120):
+        async with (
+            FaultyStarts(StartFaults(0)) as backend,
+            DockerVenvProvider(backend, tmp_path / "cache") as provider,
+            OracleService(provider, config, ResultCache(None)) as oracle,
+        ):
+            with pytest.raises(OracleError, match="venv failed .*cannot create the venv"):
+                await oracle.ground_truth(request)
+            gone = boxes[0].id
+            (verdict,) = await oracle.ground_truth(request)
+            alive = [name.lstrip("/") for c in await _ours(backend) for name in c["Names"]]
+    assert verdict.kept and verdict.stdout == b"OK\n", verdict
+    assert len(boxes) == 2 and boxes[1].id != gone, boxes
+    assert alive == [boxes[1].id] and gone not in alive, (gone, alive)  # the failed one was removed
