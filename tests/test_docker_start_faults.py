@@ -155,19 +155,24 @@ def test_which_start_failures_are_the_daemons_passing_trouble(message: str, tran
     assert docker_container.transient_start_error(message) is transient
 
 
+def _upper_request(tmp_path: Path) -> GroundTruthRequest:
+    """Ground truth for a one-line program that prints its argument upper-cased (no requirements)."""
+    program = tmp_path / "prog"
+    program.mkdir()
+    (program / "main.py").write_text("import sys\nprint(sys.argv[1].upper())\n")
+    return GroundTruthRequest(
+        env=EnvSpec(), program=program_ref(program, "main.py"), cases=[CaseInput(id="c", argv=["ok"])],
+        repeats=2, timeout_s=10.0, output_cap=1 << 16,
+    )  # fmt: skip
+
+
 async def test_the_oracle_answers_a_persisting_start_failure_as_infra_and_serves_the_next_request(
     tmp_path: Path,
 ) -> None:
     """The environment's container never starts: every caller gets an OracleError (their episode's infra
     error, retried) instead of the actor dying with the whole Oracle; once the daemon recovers, the same
     Oracle answers."""
-    program = tmp_path / "prog"
-    program.mkdir()
-    (program / "main.py").write_text("import sys\nprint(sys.argv[1].upper())\n")
-    request = GroundTruthRequest(
-        env=EnvSpec(), program=program_ref(program, "main.py"), cases=[CaseInput(id="c", argv=["ok"])],
-        repeats=2, timeout_s=10.0, output_cap=1 << 16,
-    )  # fmt: skip
+    request = _upper_request(tmp_path)
     config = OracleConfig(cache=False, servers=1, clock_shifts=[])
     faults = StartFaults(docker_container.TRANSIENT_START_ATTEMPTS)  # one start's every attempt
     with anyio.fail_after(120):
@@ -191,13 +196,7 @@ async def test_an_environment_whose_setup_failed_is_built_again_in_a_new_contain
     environment in a new one instead of reusing a half-made venv or a container in trouble."""
     from repozero.oracle import docker_env
 
-    program = tmp_path / "prog"
-    program.mkdir()
-    (program / "main.py").write_text("import sys\nprint(sys.argv[1].upper())\n")
-    request = GroundTruthRequest(
-        env=EnvSpec(), program=program_ref(program, "main.py"), cases=[CaseInput(id="c", argv=["ok"])],
-        repeats=2, timeout_s=10.0, output_cap=1 << 16,
-    )  # fmt: skip
+    request = _upper_request(tmp_path)
     real_run, boxes = docker_env.DockerVenvEnvironment._run, []
 
     async def run(self: Any, box: Any, argv: Any, what: str, timeout_s: float = 600) -> bytes:
