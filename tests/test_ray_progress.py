@@ -72,3 +72,26 @@ def test_a_runner_needs_a_runtime_env_unless_its_node_says_it_holds_the_runner_e
     assert runner_env(labelled, storage) == {"runtime_env": {"env_vars": {**storage, **RUNNER_ENV}}}
     for other in ({"NodeID": "b", "Labels": {}}, {"NodeID": "c"}, {"Labels": {ASYNCIO_NODE_LABEL: "yes"}}):
         assert runner_env(other, {}) == {"runtime_env": {"env_vars": RUNNER_ENV}}
+
+
+def test_a_failed_join_names_token_auth_when_a_token_is_here_and_the_driver_would_not_send_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ray 2.60: a head started where a token exists wants it; a driver given an explicit address sends it
+    only with RAY_AUTH_MODE=token (checked by hand against a real head: docs/ray.md, "Token authentication")."""
+    from repozero.orchestrator.ray_executor.cluster import auth_hint
+
+    for name in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert auth_hint("10.0.0.1:6379") == ""  # no token anywhere: nothing to say
+    (tmp_path / ".ray").mkdir()
+    (tmp_path / ".ray" / "auth_token").write_text("x" * 64)
+    assert "set RAY_AUTH_MODE=token" in auth_hint("10.0.0.1:6379")
+    assert auth_hint("auto") == "" and auth_hint(None) == ""  # Ray sends the token itself then
+    monkeypatch.setenv("RAY_AUTH_MODE", "token")
+    assert auth_hint("10.0.0.1:6379") == ""  # already sent
+    monkeypatch.delenv("RAY_AUTH_MODE")
+    (tmp_path / ".ray" / "auth_token").unlink()
+    monkeypatch.setenv("RAY_AUTH_TOKEN", "y" * 64)
+    assert "RAY_AUTH_MODE=token" in auth_hint("10.0.0.1:6379")

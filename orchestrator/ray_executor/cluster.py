@@ -8,6 +8,7 @@ import logging
 import os
 import socket
 import time
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -27,6 +28,7 @@ from repozero.orchestrator.session import run_sizes
 __all__ = [
     "ASYNCIO_NODE_LABEL",
     "RUNNER_ENV",
+    "auth_hint",
     "connect",
     "probe_head",
     "split_limits",
@@ -66,8 +68,24 @@ def connect(address: str | None) -> bool:
         probe_head(address)
         ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False, configure_logging=False)
     except (OSError, ValueError, RuntimeError) as exc:  # ConnectionError, TimeoutError: no cluster there
-        raise UsageError(f"--ray-address {address or '(none)'}: cannot join a Ray cluster: {exc}") from None
+        raise UsageError(
+            f"--ray-address {address or '(none)'}: cannot join a Ray cluster: {exc}{auth_hint(address)}"
+        ) from None
     return True
+
+
+def auth_hint(address: str | None) -> str:
+    """What to add to a failed join when the cluster may want a token the driver did not send.
+
+    Ray 2.60 turns token authentication on for a head started where a token exists (`~/.ray/auth_token`,
+    `RAY_AUTH_TOKEN`), but a driver given an explicit address sends it only with `RAY_AUTH_MODE=token`
+    (`auto` finds it alone); without it the join fails after ~20 s saying only that it could not connect."""
+    if address in (None, "auto") or os.environ.get("RAY_AUTH_MODE"):
+        return ""
+    token_file = Path(os.environ.get("RAY_AUTH_TOKEN_PATH") or Path.home() / ".ray" / "auth_token")
+    if not (os.environ.get("RAY_AUTH_TOKEN") or token_file.exists()):
+        return ""
+    return "; a Ray auth token exists here: if the cluster uses token authentication, set RAY_AUTH_MODE=token"
 
 
 def probe_head(address: str | None) -> None:
