@@ -27,6 +27,9 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("fincore") is None, reason="needs util-linux's fincore"),
 ]
 
+MOSTLY = 0.9
+"""Of the interpreter's bytes found in the page cache once read: the host may reclaim a few pages between
+the read and the count (in one full-suite run 98.3% were still there), none had been read without it."""
 BOMB = "const a = []; for (;;) a.push(Buffer.alloc(16 << 20, 1));"
 SPEC = SandboxSpec(toolchain="node", sample="bomb", memory_mb=256, pids=64, tmpfs_mb=32, cpu_time_s=60)
 
@@ -58,7 +61,7 @@ async def test_a_memory_bomb_dies_for_memory_when_node_had_left_the_page_cache(
         async with LocalBackend(SandboxConfig()).open(SPEC) as box:
             resident = _resident(node)  # read by the backend before any sandbox ran it
             result = await box.exec(["node", "-e", BOMB], timeout_s=20)
-    assert resident >= node.stat().st_size
+    assert resident >= MOSTLY * node.stat().st_size  # evicted above: ~0 had nothing read it
     assert result.oom and result.exit_code != 0 and not result.timed_out, result
 
 
@@ -83,5 +86,5 @@ async def test_in_docker_too_the_image_interpreter_is_read_before_a_container_ru
             async with backend.open(SPEC) as box:
                 resident = _resident(node)  # read by the backend when it resolved the image
                 result = await box.exec(["node", "-e", BOMB], timeout_s=20)
-    assert resident >= node.stat().st_size
+    assert resident >= MOSTLY * node.stat().st_size  # evicted above: ~0 had nothing read it
     assert result.oom and result.exit_code != 0 and not result.timed_out, result
