@@ -20,7 +20,7 @@ import anyio
 import anyio.abc
 from anyio.lowlevel import cancel_shielded_checkpoint, checkpoint_if_cancelled
 
-__all__ = ["open_process"]
+__all__ = ["PipedProcess", "open_process", "pipe_or"]
 
 PIPE, DEVNULL = subprocess.PIPE, subprocess.DEVNULL
 _POLL_S = (0.001, 0.05)
@@ -87,17 +87,51 @@ def _close(stream: PipeReader | PipeWriter) -> None:
         os.close(fd)
 
 
-class Process(anyio.abc.Process):
+class PipedProcess(anyio.abc.Process):
+    """A child's pipes as anyio streams, and closing it: the part every way of starting one shares."""
+
+    def __init__(self, stdin: int | None, stdout: int | None, stderr: int | None) -> None:
+        self._stdin = PipeWriter(stdin) if stdin is not None else None
+        self._stdout = PipeReader(stdout) if stdout is not None else None
+        self._stderr = PipeReader(stderr) if stderr is not None else None
+        self._wait_lock = anyio.Lock()
+
+    async def aclose(self) -> None:
+        """Close the pipes and wait for the exit; cancelled meanwhile, the child is killed first."""
+        with anyio.CancelScope(shield=True) as scope:
+            for stream in (self._stdin, self._stdout, self._stderr):
+                if stream is not None:
+                    await stream.aclose()
+            scope.shield = False
+            try:
+                await self.wait()
+            except BaseException:
+                scope.shield = True
+                self.kill()
+                await self.wait()
+                raise
+
+    @property
+    def stdin(self) -> anyio.abc.ByteSendStream | None:
+        return self._stdin
+
+    @property
+    def stdout(self) -> anyio.abc.ByteReceiveStream | None:
+        return self._stdout
+
+    @property
+    def stderr(self) -> anyio.abc.ByteReceiveStream | None:
+        return self._stderr
+
+
+class Process(PipedProcess):
     """A `subprocess.Popen` child behind anyio's `Process` interface."""
 
     def __init__(
         self, popen: subprocess.Popen[bytes], stdin: int | None, stdout: int | None, stderr: int | None
     ) -> None:
+        super().__init__(stdin, stdout, stderr)
         self._popen = popen
-        self._stdin = PipeWriter(stdin) if stdin is not None else None
-        self._stdout = PipeReader(stdout) if stdout is not None else None
-        self._stderr = PipeReader(stderr) if stderr is not None else None
-        self._wait_lock = anyio.Lock()
         try:
             self._pidfd: int | None = os.pidfd_open(popen.pid)
         except (AttributeError, OSError):
@@ -123,21 +157,6 @@ class Process(anyio.abc.Process):
             os.close(pidfd)
             self._pidfd = None
 
-    async def aclose(self) -> None:
-        """Close the pipes and wait for the exit; cancelled meanwhile, the child is killed first."""
-        with anyio.CancelScope(shield=True) as scope:
-            for stream in (self._stdin, self._stdout, self._stderr):
-                if stream is not None:
-                    await stream.aclose()
-            scope.shield = False
-            try:
-                await self.wait()
-            except BaseException:
-                scope.shield = True
-                self.kill()
-                await self.wait()
-                raise
-
     def terminate(self) -> None:
         self._popen.terminate()
 
@@ -155,20 +174,8 @@ class Process(anyio.abc.Process):
     def returncode(self) -> int | None:
         return self._popen.poll()
 
-    @property
-    def stdin(self) -> anyio.abc.ByteSendStream | None:
-        return self._stdin
 
-    @property
-    def stdout(self) -> anyio.abc.ByteReceiveStream | None:
-        return self._stdout
-
-    @property
-    def stderr(self) -> anyio.abc.ByteReceiveStream | None:
-        return self._stderr
-
-
-def _pipe_or(mode: int | None, child_side: int) -> tuple[int | None, int | None]:
+def pipe_or(mode: int | None, child_side: int) -> tuple[int | None, int | None]:
     """(the fd the child gets, the parent's end) for PIPE; the mode itself otherwise."""
     if mode != PIPE:
         return mode, None
@@ -188,7 +195,7 @@ async def open_process(
 ) -> Process:
     """Like `anyio.open_process`: PIPE, DEVNULL, None (inherit) or an fd for each stream. Raises OSError."""
     await checkpoint_if_cancelled()
-    ends = [_pipe_or(stdin, 0), _pipe_or(stdout, 1), _pipe_or(stderr, 1)]
+    ends = [pipe_or(stdin, 0), pipe_or(stdout, 1), pipe_or(stderr, 1)]
     try:
         # Blocks only until the vforked child has exec'd (what uvloop's spawn does too, minus the fork).
         popen = subprocess.Popen(  # noqa: ASYNC220

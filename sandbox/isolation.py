@@ -171,7 +171,7 @@ def _private_tmpfs_works() -> bool:
     """A 1 MiB tmpfs in a namespace of its own is seen there, and not in the host's namespace."""
     target = Path(tempfile.mkdtemp(prefix="repozero-tmpfs-probe-"))
     try:
-        held = PrivateTmpfs(target, "tmpfs", "size=1m")
+        held = PrivateTmpfs.make(target, "tmpfs", "size=1m")
     except OSError:
         os.rmdir(target)
         return False

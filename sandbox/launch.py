@@ -14,6 +14,7 @@ with host paths.
 from __future__ import annotations
 
 import glob
+import resource
 from functools import cache
 from pathlib import Path
 
@@ -22,7 +23,9 @@ from repozero.sandbox.base import SandboxSpec
 from repozero.sandbox.isolation import Isolation
 from repozero.sandbox.toolchains import toolchain_paths
 
-__all__ = ["IN_HOME", "IN_TMP", "IN_WORK", "Layout", "base_env", "launch_argv", "sandbox_dirs"]
+__all__ = [
+    "IN_HOME", "IN_TMP", "IN_WORK", "Layout", "Prelude", "base_env", "launch_argv", "launch_plan", "sandbox_dirs",
+]  # fmt: skip
 
 IN_WORK, IN_TMP, IN_HOME = "/work", "/tmp", "/home/sandbox"
 IN_LIBEXEC = "/usr/libexec/repozero"
@@ -77,14 +80,30 @@ def _cgroup_prefix(layout: Layout) -> list[str]:
     return ["/bin/sh", "-c", script, "repozero-enter", *layout.cgroup_procs]
 
 
-def _rlimits(iso: Isolation, spec: SandboxSpec) -> list[str]:
+class Prelude(Record, kw_only=True):
+    """What the chain's links before bwrap do, for a launcher that does it itself (sandbox/launcher.py):
+    join the cgroups, set the rlimits (soft = hard), enter the mount namespace."""
+
+    cgroup_procs: list[str] = []
+    rlimits: list[tuple[int, int]] = []
+    """(resource.RLIMIT_*, value) pairs."""
+    mount_ns: str = ""
+
+
+def _rlimit_values(iso: Isolation, spec: SandboxSpec) -> list[tuple[str, int]]:
+    """(prlimit option, value): the limits every sandboxed process starts under."""
     if not iso.prlimit:
         return []
-    argv = [iso.prlimit, f"--as={(spec.memory_mb + AS_HEADROOM_MB) << 20}", f"--cpu={spec.cpu_time_s}"]
-    argv += [f"--fsize={spec.file_size_mb << 20}", f"--nofile={spec.open_files}", "--core=0"]
+    values = [("as", (spec.memory_mb + AS_HEADROOM_MB) << 20), ("cpu", spec.cpu_time_s)]
+    values += [("fsize", spec.file_size_mb << 20), ("nofile", spec.open_files), ("core", 0)]
     if iso.privileged:  # RLIMIT_NPROC counts every process of the uid: only meaningful for our own uid
-        argv.append(f"--nproc={spec.pids}")
-    return [*argv, "--"]
+        values.append(("nproc", spec.pids))
+    return values
+
+
+def _rlimits(iso: Isolation, spec: SandboxSpec) -> list[str]:
+    values = _rlimit_values(iso, spec)
+    return [iso.prlimit, *(f"--{name}={value}" for name, value in values), "--"] if values else []
 
 
 def _drop(iso: Isolation, layout: Layout, setpriv: str) -> list[str]:
@@ -165,6 +184,21 @@ def _bwrap(iso: Isolation, layout: Layout, spec: SandboxSpec, cwd: str) -> list[
     if iso.privileged:
         argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     return [*argv, "--"]
+
+
+def launch_plan(
+    iso: Isolation, layout: Layout, spec: SandboxSpec, argv: list[str], cwd: str
+) -> tuple[Prelude, list[str]]:
+    """The chain for `argv` split in two: what its first links do, and the argv from bwrap on (namespaces
+    only; `launch_argv` is the same chain as one argv)."""
+    if not argv:
+        raise ValueError("empty argv")
+    limits = [
+        (getattr(resource, f"RLIMIT_{name.upper()}"), value) for name, value in _rlimit_values(iso, spec)
+    ]
+    prelude = Prelude(cgroup_procs=list(layout.cgroup_procs), rlimits=limits, mount_ns=layout.mount_ns)
+    rest = [*_bwrap(iso, layout, spec, cwd), *_drop(iso, layout, f"{IN_LIBEXEC}/setpriv"), *argv]
+    return prelude, rest
 
 
 def launch_argv(iso: Isolation, layout: Layout, spec: SandboxSpec, argv: list[str], cwd: str) -> list[str]:

@@ -29,7 +29,8 @@ from repozero.sandbox.base import (
 )
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.isolation import Isolation, detect_isolation
-from repozero.sandbox.launch import IN_WORK, base_env, launch_argv
+from repozero.sandbox.launch import IN_WORK, base_env, launch_argv, launch_plan
+from repozero.sandbox.launcher import LauncherGone, launcher
 from repozero.sandbox.preload import preload_programs
 from repozero.sandbox.process import LocalProcess, collect, deadline_after, kill_namespace_strays
 from repozero.sandbox.shell import ShellSession
@@ -76,6 +77,8 @@ class LocalBackend(BackendDefaults):
         iso = await self.isolation()
         if self.config.local_isolation == "bwrap" and not iso.namespaces:
             raise SandboxError(f"sandbox.local_isolation = 'bwrap' but {'; '.join(iso.missing)}")
+        if iso.namespaces and self.config.local_launcher:
+            launcher()  # started now, not at the first sandbox's first process
         if not self._reaped:
             self._reaped = True
             await reap_stale(Path(self.config.local_root) if self.config.local_root else default_root(), iso)
@@ -153,8 +156,20 @@ class LocalSandbox:
             raise SandboxError("argv must be a non-empty list of strings")
         full_env = {**base_env(iso, ws.layout), **(env or {})}
         where = self._cwd(cwd)
-        chain = launch_argv(iso, ws.layout, self.spec, list(argv), where)
         host_cwd = str(ws.root) if iso.namespaces else where
+        starter = launcher() if iso.namespaces and self.config.local_launcher else None
+        if starter is not None:
+            prelude, rest = launch_plan(iso, ws.layout, self.spec, list(argv), where)
+            try:
+                return await starter.spawn(
+                    prelude, rest, stdin=stdin, stdout=stdout, stderr=stderr,
+                    cwd=host_cwd, env=full_env, start_new_session=True,
+                )  # fmt: skip
+            except LauncherGone as exc:
+                log.warning("sandbox_launcher_lost", error=str(exc))  # the exec chain below instead
+            except OSError as exc:
+                raise SandboxError(f"cannot start a sandboxed process: {exc.strerror or exc}") from exc
+        chain = launch_argv(iso, ws.layout, self.spec, list(argv), where)
         try:
             return await spawn.open_process(
                 chain, stdin=stdin, stdout=stdout, stderr=stderr,

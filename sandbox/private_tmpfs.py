@@ -22,16 +22,22 @@ __all__ = ["PrivateTmpfs"]
 
 
 class PrivateTmpfs:
-    """A tmpfs at `target` in a mount namespace of its own."""
+    """A tmpfs at `target` in a mount namespace of its own, held by two descriptors: the namespace's and
+    an O_PATH one of the tmpfs's root (this object closes them)."""
 
-    def __init__(self, target: Path, source: str, options: str) -> None:
-        """Raises OSError when the kernel refuses (blocks for a few syscalls; see tmpfs_in_new_namespace)."""
+    def __init__(self, target: Path, ns_fd: int, root_fd: int) -> None:
         self.target = target
-        self._ns_fd, self._root_fd = tmpfs_in_new_namespace(target, source, options)
+        self._ns_fd, self._root_fd = ns_fd, root_fd
         self.namespace = f"/proc/{os.getpid()}/fd/{self._ns_fd}"
         """What `nsenter --mount=` takes: a path other processes (root) open to enter the namespace."""
         self.host_root = Path(f"/proc/self/fd/{self._root_fd}")
         """Where this process reaches what the namespace has at `target`."""
+
+    @classmethod
+    def make(cls, target: Path, source: str, options: str) -> PrivateTmpfs:
+        """Made here, on a thread of its own (blocks for a few syscalls; see tmpfs_in_new_namespace).
+        Raises OSError when the kernel refuses."""
+        return cls(target, *tmpfs_in_new_namespace(target, source, options))
 
     def close(self) -> None:
         """Let go of the namespace (idempotent): the tmpfs goes with the last process inside."""

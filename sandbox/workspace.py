@@ -22,6 +22,7 @@ from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.hostfs import HostView
 from repozero.sandbox.isolation import Isolation
 from repozero.sandbox.launch import Layout, sandbox_dirs
+from repozero.sandbox.launcher import LauncherGone, launcher
 from repozero.sandbox.mounts import mount_tmpfs, unmount
 from repozero.sandbox.owner import my_start_time, owner_alive
 from repozero.sandbox.private_tmpfs import PrivateTmpfs
@@ -66,7 +67,7 @@ class Workspace:
             _write_owner(root, uid if iso.privileged else None)  # first: a reaper sees no dir without one
             root.mkdir(mode=0o711)
             if iso.tmpfs and iso.private_tmpfs and cfg.local_mount_namespace:
-                private = _private_tmpfs(root, spec.tmpfs_mb)
+                private = await _private_tmpfs(root, spec.tmpfs_mb, launched=cfg.local_launcher)
             elif iso.tmpfs:
                 await _mount_tmpfs(root, spec.tmpfs_mb)
                 mounted = True
@@ -190,11 +191,18 @@ async def _mount_tmpfs(root: Path, size_mb: int) -> None:
         raise SandboxError(f"cannot mount the sandbox tmpfs at {root}: {exc.strerror}") from exc
 
 
-def _private_tmpfs(root: Path, size_mb: int) -> PrivateTmpfs:
-    """The sandbox's tmpfs at `root` in a namespace of its own (the host's `root` stays an empty dir)."""
+async def _private_tmpfs(root: Path, size_mb: int, *, launched: bool) -> PrivateTmpfs:
+    """The sandbox's tmpfs at `root` in a namespace of its own (the host's `root` stays an empty dir): made
+    by the launcher (sandbox/launcher.py) when `launched`, else on a thread of this process."""
     options = f"size={size_mb}m,nr_inodes=100k,mode=0711"
     try:
-        return PrivateTmpfs(root, "repozero-sbx", options)  # on this thread: a few syscalls
+        starter = launcher() if launched else None
+        if starter is not None:
+            try:
+                return PrivateTmpfs(root, *await starter.private_tmpfs(root, "repozero-sbx", options))
+            except LauncherGone as exc:
+                log.warning("sandbox_launcher_lost", error=str(exc))
+        return PrivateTmpfs.make(root, "repozero-sbx", options)  # on this thread: a few syscalls
     except OSError as exc:
         raise SandboxError(f"cannot mount the sandbox tmpfs at {root}: {exc.strerror}") from exc
 

@@ -1,0 +1,181 @@
+"""The sandbox launcher's own process: it forks the local sandboxes' processes and makes their tmpfs
+namespaces, so that the orchestrator's event loop only sends a request (sandbox/launcher.py says why).
+
+Run by path with the standard library only (`python -I -S launcher_server.py FD`), never imported: it
+starts in ~20 ms and stays small, so its fork() is cheap. FD is its end of a SOCK_SEQPACKET socketpair.
+
+Each request is one message, JSON plus descriptors; the first descriptor is a socket of the request's
+own, where the one reply goes (so callers on any thread or event loop never read each other's replies):
+
+- `spawn` (fds: reply, stdin, stdout, stderr): fork; the child joins the cgroups, sets the rlimits,
+  enters the mount namespace, makes a new session, changes dir and execs `argv` (bwrap). Reply
+  `{"pid"}` with a pidfd and the read end of a status pipe — the exit status (Popen's returncode, as
+  text) is written there when the child is reaped — or `{"error", "errno"}` when a step failed.
+- `tmpfs` (fds: reply): a new private mount namespace with a tmpfs at `target`. Reply `{}` with the
+  namespace's descriptor and an O_PATH descriptor of the tmpfs's root, or `{"error", "errno"}`.
+
+End of file on FD (the orchestrator gone, however it ended) ends this process; the sandboxes' bwrap
+processes die with it (`--die-with-parent`).
+"""
+
+import ctypes
+import json
+import os
+import resource
+import selectors
+import socket
+import sys
+
+CLONE_NEWNS, MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE = 0x20000, 0x2, 0x4, 0x4000, 0x40000
+MAX_FDS = 4
+
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+libc.setns.argtypes = [ctypes.c_int, ctypes.c_int]
+libc.unshare.argtypes = [ctypes.c_int]
+
+
+def check(result, what):
+    if result != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, os.strerror(err), what)
+
+
+def in_child(req, fds, report):
+    """After fork, in the child: set up, then exec. Never returns; a failure is written to `report`."""
+    try:
+        pid = str(os.getpid()).encode()
+        for path in req.get("cgroups", []):  # first: whatever runs next is counted and killable
+            fd = os.open(path, os.O_WRONLY)
+            os.write(fd, pid)
+            os.close(fd)
+        for which, value in req.get("rlimits", []):
+            resource.setrlimit(which, (value, value))
+        if req.get("mount_ns"):
+            ns = os.open(req["mount_ns"], os.O_RDONLY)
+            check(libc.setns(ns, CLONE_NEWNS), "setns " + req["mount_ns"])
+            os.close(ns)
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target, inheritable=True)
+        if req.get("new_session"):
+            os.setsid()
+        os.chdir(req["cwd"])
+        os.execve(req["argv"][0], req["argv"], req["env"])
+    except BaseException as exc:  # anything: say it and go
+        if isinstance(exc, OSError):
+            said, err = f"{exc.strerror or exc}: {exc.filename or req['argv'][0]}", exc.errno or 0
+        else:
+            said, err = f"{type(exc).__name__}: {exc}", 0
+        try:
+            os.write(report, json.dumps({"error": said, "errno": err}).encode())
+        finally:
+            os._exit(127)
+
+
+class Server:
+    def __init__(self, control):
+        self.control = control
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(control, selectors.EVENT_READ, None)
+        self.host_ns = os.open("/proc/self/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)
+
+    def serve(self):
+        while True:
+            for key, _ in self.selector.select():
+                if key.data is None:
+                    if not self.receive():
+                        return
+                else:
+                    self.reap(key.fileobj, *key.data)
+
+    def receive(self):
+        try:
+            msg, fds, _, _ = socket.recv_fds(self.control, 1 << 20, MAX_FDS, socket.MSG_CMSG_CLOEXEC)
+        except OSError:
+            return False
+        if not msg:
+            return False
+        if not fds:
+            return True  # nowhere to answer
+        reply, fds = fds[0], fds[1:]
+        try:
+            req = json.loads(msg)
+            answer, give = self.spawn(req, fds) if req["op"] == "spawn" else self.tmpfs(req)
+        except OSError as exc:
+            answer, give = (
+                {"error": f"{exc.strerror or exc}: {exc.filename or ''}".strip(), "errno": exc.errno},
+                [],
+            )
+        except Exception as exc:  # a bad request must not end the launcher
+            answer, give = {"error": f"{type(exc).__name__}: {exc}", "errno": 0}, []
+        finally:
+            for fd in fds:
+                os.close(fd)
+        try:
+            with socket.socket(fileno=reply) as out:
+                socket.send_fds(out, [json.dumps(answer).encode()], give)
+        except OSError:
+            pass  # the caller gave up; the child (if any) is reaped as usual, its status unread
+        finally:
+            for fd in give:
+                os.close(fd)
+        return True
+
+    def spawn(self, req, fds):
+        report_r, report_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(report_r)
+            in_child(req, fds, report_w)
+        os.close(report_w)
+        with os.fdopen(report_r, "rb") as report:
+            failed = report.read()  # empty once the child has exec'd (the pipe is close-on-exec)
+        if failed:
+            os.waitpid(pid, 0)
+            return json.loads(failed), []
+        pidfd = os.pidfd_open(pid)
+        status_r, status_w = os.pipe()
+        watch = os.dup(pidfd)
+        os.set_inheritable(watch, False)
+        self.selector.register(watch, selectors.EVENT_READ, (pid, status_w))
+        return {"pid": pid}, [pidfd, status_r]
+
+    def reap(self, watch, pid, status_w):
+        self.selector.unregister(watch)
+        os.close(watch)
+        _, status = os.waitpid(pid, 0)
+        try:
+            os.write(status_w, str(os.waitstatus_to_exitcode(status)).encode())
+        except OSError:
+            pass  # nobody is listening any more
+        os.close(status_w)
+
+    def tmpfs(self, req):
+        """This process passes through the new namespace and goes back to the host's: a spawn without a
+        namespace of its own must start in the host's."""
+        check(libc.unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)")
+        try:
+            check(libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "/ (make private)")
+            target = os.fsencode(req["target"])
+            flags, data = MS_NOSUID | MS_NODEV, req["options"].encode()
+            check(libc.mount(req["source"].encode(), target, b"tmpfs", flags, data), req["target"])
+            ns = os.open("/proc/self/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)
+            try:
+                root = os.open(target, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+            except OSError:
+                os.close(ns)
+                raise
+            return {}, [ns, root]
+        finally:
+            check(libc.setns(self.host_ns, CLONE_NEWNS), "setns (back to the host's namespace)")
+
+
+def main():
+    control = socket.socket(fileno=int(sys.argv[1]))
+    control.set_inheritable(False)
+    os.chdir("/")
+    Server(control).serve()
+
+
+if __name__ == "__main__":
+    main()
