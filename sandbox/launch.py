@@ -8,7 +8,8 @@
 
 Each link execs the next, so the pid the host holds is the sandbox's outermost process; killing it kills
 the PID namespace and everything in it. Without bubblewrap ("plain") the chain is the same minus bwrap,
-with host paths.
+with host paths. With the launcher (sandbox/launcher.py), its forked child does the first three links
+itself (`launch_plan`: what they do, and the argv from bwrap on).
 """
 
 from __future__ import annotations

@@ -16,6 +16,8 @@ gone, callers fall back to the exec chain (`LauncherGone`); the next call starts
 
 from __future__ import annotations
 
+import array
+import contextlib
 import os
 import signal
 import socket
@@ -27,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 import msgspec
 from anyio.lowlevel import checkpoint_if_cancelled
 
@@ -42,6 +45,8 @@ SERVER = Path(__file__).with_name("launcher_server.py")
 ANSWER_S = 60.0
 """How long a request may wait for its reply: a fork and a few syscalls, or a mount behind the kernel's
 mount lock; past that the launcher is taken for stuck."""
+SEND_BUFFER = 8 << 20
+SO_SNDBUFFORCE = getattr(socket, "SO_SNDBUFFORCE", 32)
 _decode = msgspec.json.Decoder(dict[str, Any]).decode
 
 
@@ -122,7 +127,10 @@ class Launcher:
         finally:
             theirs.close()
         mine.setblocking(False)
+        with contextlib.suppress(OSError):  # room for a burst of requests (root may exceed wmem_max)
+            mine.setsockopt(socket.SOL_SOCKET, SO_SNDBUFFORCE, SEND_BUFFER)
         self._control = mine
+        self._lock_of: tuple[object, anyio.Lock | None] = (None, None)
         self.pid = self._proc.pid
         self.owner = os.getpid()
         """The process that started it (a forked child must start its own)."""
@@ -149,9 +157,7 @@ class Launcher:
                 with anyio.move_on_after(ANSWER_S):
                     await anyio.wait_readable(mine.fileno())
                 try:
-                    msg, got, _, _ = socket.recv_fds(
-                        mine, 1 << 16, 2, socket.MSG_DONTWAIT | socket.MSG_CMSG_CLOEXEC
-                    )
+                    msg, got = _receive(mine)
                 except OSError as exc:  # BlockingIOError: no reply in ANSWER_S
                     self.close()
                     raise LauncherGone(f"the sandbox launcher did not answer: {exc!r}") from exc
@@ -160,13 +166,24 @@ class Launcher:
             raise LauncherGone("the sandbox launcher ended")
         return _decode(msg), got
 
+    def _send_lock(self) -> anyio.Lock:
+        """The lock of the running event loop's senders (anyio allows one waiter per descriptor and loop;
+        a process runs its loops in turn, so only the last loop's is kept)."""
+        token = anyio.lowlevel.current_token()
+        held, lock = self._lock_of
+        if held != token or lock is None:
+            lock = anyio.Lock()
+            self._lock_of = (token, lock)
+        return lock
+
     async def _send(self, data: bytes, fds: Sequence[int]) -> None:
         while True:
             try:
                 socket.send_fds(self._control, [data], fds)
                 return
-            except BlockingIOError:
-                await anyio.wait_writable(self._control.fileno())
+            except BlockingIOError:  # its queue is full (hundreds opening at once): one waiter per loop
+                async with self._send_lock():
+                    await anyio.wait_writable(self._control.fileno())
             except OSError as exc:  # EPIPE, ECONNRESET, EBADF: it has gone
                 self.close()
                 raise LauncherGone(f"the sandbox launcher has gone: {exc!r}") from exc
@@ -222,6 +239,18 @@ class Launcher:
         if "error" in answer:
             raise OSError(answer.get("errno") or 0, answer["error"])
         return got[0], got[1]
+
+
+def _receive(sock: socket.socket) -> tuple[bytes, list[int]]:
+    """One reply and its descriptors, close-on-exec, without waiting (`socket.recv_fds` drops its flags
+    on 3.11)."""
+    flags = socket.MSG_DONTWAIT | socket.MSG_CMSG_CLOEXEC
+    msg, ancdata, _, _ = sock.recvmsg(1 << 16, socket.CMSG_SPACE(2 * 4), flags)
+    fds = array.array("i")
+    for level, kind, data in ancdata:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds.frombytes(data[: len(data) - len(data) % fds.itemsize])
+    return msg, list(fds)
 
 
 def _close_parents(ends: Sequence[tuple[int | None, int | None]]) -> None:

@@ -18,16 +18,19 @@ End of file on FD (the orchestrator gone, however it ended) ends this process; t
 processes die with it (`--die-with-parent`).
 """
 
+import array
 import ctypes
 import json
 import os
 import resource
 import selectors
+import signal
 import socket
 import sys
 
 CLONE_NEWNS, MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE = 0x20000, 0x2, 0x4, 0x4000, 0x40000
 MAX_FDS = 4
+MAX_FD = os.sysconf("SC_OPEN_MAX")
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
@@ -39,6 +42,16 @@ def check(result, what):
     if result != 0:
         err = ctypes.get_errno()
         raise OSError(err, os.strerror(err), what)
+
+
+def receive(sock, size, max_fds):
+    """One message and its descriptors, close-on-exec (`socket.recv_fds` drops its flags on 3.11)."""
+    msg, ancdata, _, _ = sock.recvmsg(size, socket.CMSG_SPACE(max_fds * 4), socket.MSG_CMSG_CLOEXEC)
+    fds = array.array("i")
+    for level, kind, data in ancdata:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds.frombytes(data[: len(data) - len(data) % fds.itemsize])
+    return msg, list(fds)
 
 
 def in_child(req, fds, report):
@@ -57,6 +70,10 @@ def in_child(req, fds, report):
             os.close(ns)
         for target, fd in enumerate(fds):
             os.dup2(fd, target, inheritable=True)
+        os.closerange(3, report)  # close-on-exec already; closed anyway, so nothing of ours gets in
+        os.closerange(report + 1, MAX_FD)
+        for sig in (signal.SIGPIPE, signal.SIGXFSZ):  # Python ignores them; exec would keep that
+            signal.signal(sig, signal.SIG_DFL)
         if req.get("new_session"):
             os.setsid()
         os.chdir(req["cwd"])
@@ -90,7 +107,7 @@ class Server:
 
     def receive(self):
         try:
-            msg, fds, _, _ = socket.recv_fds(self.control, 1 << 20, MAX_FDS, socket.MSG_CMSG_CLOEXEC)
+            msg, fds = receive(self.control, 1 << 20, MAX_FDS)
         except OSError:
             return False
         if not msg:
