@@ -3,6 +3,7 @@ sandbox, a count of OOM kills (so `oom` is known, not guessed), and a way to kil
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import anyio
@@ -11,6 +12,14 @@ from repozero.errors import SandboxError
 from repozero.sandbox.process import kill_until_gone
 
 __all__ = ["SandboxCgroups"]
+
+
+def _write(path: str, value: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+    try:
+        os.write(fd, value.encode())
+    finally:
+        os.close(fd)
 
 
 class SandboxCgroups:
@@ -23,22 +32,22 @@ class SandboxCgroups:
     def create(
         cls, pids_parent: str, memory_parent: str, name: str, *, pids: int, memory_mb: int
     ) -> SandboxCgroups:
-        pids_dir, memory_dir = Path(pids_parent) / name, Path(memory_parent) / name
+        pids_dir, memory_dir = f"{pids_parent}/{name}", f"{memory_parent}/{name}"  # strings: on the loop
         try:
-            pids_dir.mkdir()
-            memory_dir.mkdir()
-            (pids_dir / "pids.max").write_text(str(pids))
+            os.mkdir(pids_dir)
+            os.mkdir(memory_dir)
+            _write(f"{pids_dir}/pids.max", str(pids))
             limit = str(memory_mb << 20)
-            (memory_dir / "memory.limit_in_bytes").write_text(limit)
-            swap = memory_dir / "memory.memsw.limit_in_bytes"
-            if swap.exists():
-                swap.write_text(limit)
+            _write(f"{memory_dir}/memory.limit_in_bytes", limit)
+            swap = f"{memory_dir}/memory.memsw.limit_in_bytes"
+            if os.path.exists(swap):
+                _write(swap, limit)
         except OSError as exc:
             for folder in (pids_dir, memory_dir):
-                if folder.exists():
-                    folder.rmdir()
+                if os.path.isdir(folder):
+                    os.rmdir(folder)
             raise SandboxError(f"cannot set up cgroups for sandbox {name}: {exc}") from exc
-        return cls([pids_dir, memory_dir])
+        return cls([Path(pids_dir), Path(memory_dir)])
 
     @property
     def procs_files(self) -> list[str]:

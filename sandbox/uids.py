@@ -24,6 +24,7 @@ __all__ = [
     "release_uid",
     "take_stale_claims",
     "taken_uids",
+    "write_new",
 ]
 
 taken_uids: set[int] = set()
@@ -67,17 +68,30 @@ async def kill_uids(uids: set[int], *, attempts: int = 100) -> bool:
 
 def _claim_uid(uid: int) -> bool:
     """Claim `uid` for a sandbox of this process, atomically across every process on the host (a hard
-    link fails if the claim exists): False if another sandbox, live or crashed, holds it."""
-    UID_CLAIMS.mkdir(mode=0o700, parents=True, exist_ok=True)
-    staging = UID_CLAIMS / f".{uid}.{os.getpid()}.{secrets.token_hex(4)}"
-    staging.write_text(json.dumps({"pid": os.getpid(), "start": my_start_time()}))
+    link fails if the claim exists): False if another sandbox, live or crashed, holds it. (String paths
+    and plain syscalls: this runs on the event loop at every open.)"""
+    claims = str(UID_CLAIMS)
+    if not os.path.isdir(claims):
+        os.makedirs(claims, mode=0o700, exist_ok=True)
+    staging = f"{claims}/.{uid}.{os.getpid()}.{secrets.token_hex(4)}"
+    write_new(staging, json.dumps({"pid": os.getpid(), "start": my_start_time()}).encode())
     try:
-        os.link(staging, UID_CLAIMS / str(uid))
+        os.link(staging, f"{claims}/{uid}")
         return True
     except FileExistsError:
         return False
     finally:
-        staging.unlink(missing_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(staging)
+
+
+def write_new(path: str, data: bytes, mode: int = 0o644) -> None:
+    """Create (or truncate) `path` with `data`: three syscalls, no `pathlib` or buffered file object."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, mode)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
 
 
 def release_uid(uid: int) -> None:

@@ -26,7 +26,7 @@ from repozero.sandbox.launcher import LauncherGone, launcher
 from repozero.sandbox.mounts import mount_tmpfs, unmount
 from repozero.sandbox.owner import my_start_time, owner_alive
 from repozero.sandbox.private_tmpfs import PrivateTmpfs
-from repozero.sandbox.uids import UID_CLAIMS, kill_uids, pick_uid, release_uid, take_stale_claims
+from repozero.sandbox.uids import UID_CLAIMS, kill_uids, pick_uid, release_uid, take_stale_claims, write_new
 
 __all__ = ["Workspace", "default_root", "reap_stale"]
 
@@ -56,8 +56,7 @@ class Workspace:
         cls, iso: Isolation, cfg: SandboxConfig, spec: SandboxSpec, toolchain: Path
     ) -> Workspace:
         base = Path(cfg.local_root) if cfg.local_root else default_root()
-        base.mkdir(parents=True, exist_ok=True)
-        os.chmod(base, 0o711)
+        _make_base(str(base))
         sid = "sbx-" + secrets.token_hex(6)
         root = base / sid
         uid = pick_uid(cfg) if iso.privileged else os.getuid()
@@ -126,8 +125,20 @@ def _view_mounts(iso: Isolation, layout: Layout, root: Path, host: Path) -> dict
     from repozero.sandbox.launch import IN_HOME, IN_TMP, IN_WORK
 
     dirs = (layout.work, layout.tmp, layout.home)
-    reached = [host / Path(d).relative_to(root) for d in dirs]
+    prefix, reach = str(root) + "/", str(host) + "/"
+    reached = [Path(reach + d.removeprefix(prefix)) for d in dirs]
     return dict(zip((IN_WORK, IN_TMP, IN_HOME) if iso.namespaces else dirs, reached, strict=True))
+
+
+_bases: set[str] = set()
+"""`local_root` dirs this process has made (or found) and set to 0711: once each, not at every open."""
+
+
+def _make_base(base: str) -> None:
+    if base not in _bases or not os.path.isdir(base):
+        os.makedirs(base, exist_ok=True)
+        os.chmod(base, 0o711)
+        _bases.add(base)
 
 
 def _prepare(
@@ -140,27 +151,28 @@ def _prepare(
     toolchain: Path,
     cgroups: SandboxCgroups | None,
 ) -> Layout:
-    """Make the sandbox's dirs (at `host`, the host's way to `root`); the layout names them under `root`."""
+    """Make the sandbox's dirs (at `host`, the host's way to `root`); the layout names them under `root`.
+    String paths and plain syscalls: this runs on the event loop at every open."""
+    h, r = str(host), str(root)
     for name in ("work", "tmp", "home"):
-        (host / name).mkdir(mode=0o700)
+        os.mkdir(f"{h}/{name}", 0o700)
         if iso.privileged:
-            os.chown(host / name, uid, gid)
-    (host / "shm").mkdir()
-    os.chmod(
-        host / "shm", 0o1777
-    )  # as /dev/shm is: the launcher chain (root, no DAC override) writes there too
-    (host / "etc").mkdir(mode=0o755)
-    (host / "logs").mkdir(mode=0o700)
-    (host / "etc" / "passwd").write_text(
+            os.chown(f"{h}/{name}", uid, gid)
+    os.mkdir(f"{h}/shm")
+    os.chmod(f"{h}/shm", 0o1777)  # as /dev/shm is: the launcher (root, no DAC override) writes there too
+    os.mkdir(f"{h}/etc", 0o755)
+    os.mkdir(f"{h}/logs", 0o700)
+    passwd = (
         f"root:x:0:0:root:/root:/usr/sbin/nologin\nsandbox:x:{uid}:{gid}:sandbox:/home/sandbox:/bin/bash\n"
     )
-    (host / "etc" / "group").write_text(f"root:x:0:\nsandbox:x:{gid}:\n")
+    write_new(f"{h}/etc/passwd", passwd.encode())
+    write_new(f"{h}/etc/group", f"root:x:0:\nsandbox:x:{gid}:\n".encode())
     for path in (*spec.path_dirs, *spec.ro_paths):
-        if not Path(path).is_absolute() or not Path(path).exists():
+        if not os.path.isabs(path) or not os.path.exists(path):
             raise SandboxError(f"sandbox spec: {path!r} must be an existing absolute host path")
     return Layout(
-        toolchain=str(toolchain), work=str(root / "work"), tmp=str(root / "tmp"), home=str(root / "home"),
-        etc=str(root / "etc"), shm=str(root / "shm"), uid=uid if iso.privileged else None, gid=gid if iso.privileged else None,
+        toolchain=str(toolchain), work=f"{r}/work", tmp=f"{r}/tmp", home=f"{r}/home", etc=f"{r}/etc",
+        shm=f"{r}/shm", uid=uid if iso.privileged else None, gid=gid if iso.privileged else None,
         cgroup_procs=cgroups.procs_files if cgroups else [], path_dirs=list(spec.path_dirs),
         ro_paths=list(spec.ro_paths),
     )  # fmt: skip
@@ -236,9 +248,10 @@ def _owner_file(root: Path) -> Path:
 
 def _write_owner(root: Path, uid: int | None) -> None:
     record = {"pid": os.getpid(), "start": my_start_time(), "uid": uid}
-    staging = root.with_name(f".{root.name}.json")
-    staging.write_text(json.dumps(record))
-    staging.rename(_owner_file(root))
+    parent, name = os.path.split(root)
+    staging = f"{parent}/.{name}.json"
+    write_new(staging, json.dumps(record).encode())
+    os.rename(staging, f"{parent}/{name}.json")
 
 
 def _owners(base: Path) -> dict[Path, dict[str, object]]:
