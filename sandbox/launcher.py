@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import array
 import contextlib
+import functools
 import os
 import signal
 import socket
@@ -259,6 +260,17 @@ def _close_parents(ends: Sequence[tuple[int | None, int | None]]) -> None:
             os.close(parent)
 
 
+@functools.cache
+def _pidfds_work() -> bool:
+    """Whether this kernel has pidfds (Linux 5.3+): the launcher hands them out; without, the exec chain."""
+    try:
+        os.close(os.pidfd_open(os.getpid()))
+    except (AttributeError, OSError) as exc:
+        log.warning("sandbox_launcher_unavailable", error=f"no pidfds here: {exc}")
+        return False
+    return True
+
+
 _current: list[Launcher] = []
 _starting = threading.Lock()
 
@@ -273,6 +285,8 @@ def launcher() -> Launcher | None:
             return _current[0]
         if _current:
             _current.pop().close()
+        if not _pidfds_work():
+            return None
         try:
             started = Launcher()
         except OSError as exc:

@@ -146,3 +146,23 @@ def test_rlimit_numbers_match_this_platform() -> None:
     assert limits[resource.RLIMIT_NOFILE] == 77 and limits[resource.RLIMIT_CORE] == 0
     assert limits[resource.RLIMIT_NPROC] == SPEC.pids
     assert rest[0] == "/usr/bin/bwrap" and rest[-1] == "true"
+
+
+async def test_without_pidfds_sandboxes_start_through_the_exec_chain(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel without pidfds (before 5.3) cannot use the launcher: no launcher, the exec chain instead."""
+    from repozero.sandbox import launcher as launcher_module
+
+    def no_pidfds(pid: int) -> int:
+        raise OSError(38, "Function not implemented")
+
+    launcher_module._pidfds_work.cache_clear()
+    monkeypatch.setattr(os, "pidfd_open", no_pidfds)
+    monkeypatch.setattr(launcher_module, "_current", [])
+    try:
+        assert launcher() is None
+        with anyio.fail_after(30):
+            async with LocalBackend().open(SPEC) as box:
+                got = await box.shell("echo chain; ulimit -n")
+                assert got.stdout == b"chain\n77\n", got
+    finally:
+        launcher_module._pidfds_work.cache_clear()
