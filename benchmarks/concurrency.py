@@ -24,7 +24,12 @@ orchestrator's CPU seconds in the agent phase and its peak of open descriptors (
 run lifted it to) — what grows with the count besides time — and how busy the whole machine's cores were
 over the agent phase (`*_machine_cpu_busy`, 0..1): near 1, the run waits for CPU, not for the model — and
 the CPU the model server itself spent serving each phase (`model_server_cpu_s_*`: the ideal assumes a
-server that costs nothing; on 2 cores it shares them with everyone).
+server that costs nothing; on 2 cores it shares them with everyone). The CPU budget:
+`*_machine_cpu_core_s` is the CPU the whole machine spent over the agent phase (every process and the
+kernel: this one, the model server, the sandbox launcher, bwrap, the shells), `cpu_capacity_at_ideal_core_s`
+what its cores give in the ideal wall, and `*_cpu_floor_over_ideal` their quotient — the wall over ideal
+that the CPU spent needs by itself, scheduled perfectly: where it is above the target, no event loop
+reaches the target on this machine.
 
     python benchmarks/concurrency.py [--episodes 250] [--steps 20] [--latency-ms 1000]
     python benchmarks/concurrency.py --docker          # 100 episodes in Docker sandboxes, pool pre-warmed
@@ -125,6 +130,11 @@ class Sampler:
         busy = self.machine1[0] - self.machine0[0]
         return busy / max(self.machine1[1] - self.machine0[1], 1)
 
+    def machine_core_s(self) -> float:
+        """CPU seconds the whole machine spent (all cores, every process, the kernel) over the same span:
+        what the agent phase cost, wherever it ran."""
+        return (self.machine1[0] - self.machine0[0]) / os.sysconf("SC_CLK_TCK")
+
     def per_episode_mib(self) -> float:
         return (self.peak - self.base) / max(self.peak_in_flight, 1) / (1 << 20)
 
@@ -180,6 +190,7 @@ async def bare_phase(
         "model_call_mean_s": sum(stats.call_s) / len(stats.call_s),
         "sandboxes_open_after_s": max(stats.opened) - started,
         "machine_busy": sampler.machine_busy(),
+        "machine_core_s": sampler.machine_core_s(),
         "rss_per_episode_mib": sampler.per_episode_mib(),
         "peak_in_flight": sampler.peak_in_flight,
         "rss_base_mib": sampler.base / (1 << 20),
@@ -296,6 +307,7 @@ def orchestrator_phase(
         "agents_cpu_s": probe.agents_cpu_s,
         "sandboxes_open_after_s": opened,
         "machine_busy": sampler.machine_busy(),
+        "machine_core_s": sampler.machine_core_s(),
         "wall_s": max(probe.agents_done) - probe.started,
         "tail_s": ended - max(probe.agents_done),
         "episodes": summary.finished,
@@ -433,6 +445,7 @@ def report(args: argparse.Namespace) -> None:
     print(f"bare_sandboxes_open_after_s: {bare['sandboxes_open_after_s']:.2f}")
     print(f"bare_cpu_ms_per_model_call: {1000 * bare['cpu_s'] / bare['model_calls']:.3f}")
     print(f"bare_machine_cpu_busy: {bare['machine_busy']:.3f}")
+    print(f"bare_machine_cpu_core_s: {bare['machine_core_s']:.1f}")
     print(f"orchestrator_model_call_mean_s: {orch['model_call_mean_s']:.3f}")
     print(f"orchestrator_cpu_ms_per_model_call: {1000 * orch['cpu_s'] / orch['model_calls']:.3f}")
     print(f"orchestrator_sandboxes_open_after_s: {orch['sandboxes_open_after_s']:.2f}")
@@ -446,6 +459,12 @@ def report(args: argparse.Namespace) -> None:
     print(f"model_server_cpu_s_bare: {server_cpu[1] - server_cpu[0]:.1f}")
     print(f"model_server_cpu_s_orchestrator: {server_cpu[2] - server_cpu[1]:.1f}")
     print(f"orchestrator_machine_cpu_busy: {orch['machine_busy']:.3f}")
+    print(f"orchestrator_machine_cpu_core_s: {orch['machine_core_s']:.1f}")
+    if ideal:
+        cores = os.cpu_count() or 1
+        print(f"cpu_capacity_at_ideal_core_s: {cores * ideal:.1f}")
+        print(f"bare_cpu_floor_over_ideal: {bare['machine_core_s'] / cores / ideal:.3f}")
+        print(f"orchestrator_cpu_floor_over_ideal: {orch['machine_core_s'] / cores / ideal:.3f}")
     print(f"orchestrator_fds_peak: {orch['fds_peak']} (soft limit {orch['fds_soft_limit']})")
     if ideal:
         print(f"orchestrator_wall_over_ideal: {orch['wall_s'] / ideal:.3f}")

@@ -7,7 +7,9 @@ Each part is an async function in `PARTS` returning `(metric, value)` pairs; `--
 order. Prints `<metric>: <number>` lines; with the local part the last line is `local_shell_speedup`
 (fresh-process time per command / shell round trip); with the docker part (last under `all`) it is
 `shell_speedup_vs_docker_exec` (a `docker exec` through the Docker CLI / a persistent-shell round trip),
-after the warm-pool acquire time against a cold container start.
+after the warm-pool acquire time against a cold container start. `--part storm` (not in `all`) opens N
+sandboxes for each N in `--storm` and starts all their shells at once: wall and whole-machine CPU per
+sandbox, what grows with the count; its last line is `local_first_shell_cpu_<last>_over_<first>`.
 """
 
 from __future__ import annotations
@@ -95,6 +97,55 @@ async def local_part(args: argparse.Namespace) -> Figures:
     ]
 
 
+def _machine_busy_ticks() -> int:
+    """Clock ticks every core of the machine has been busy (not idle, not waiting on I/O) so far."""
+    with open("/proc/stat") as f:
+        ticks = [int(v) for v in f.readline().split()[1:9]]
+    return sum(ticks) - ticks[3] - ticks[4]
+
+
+async def _first_shells(backend: LocalBackend, n: int) -> tuple[float, float]:
+    """Open `n` sandboxes; once all are open, every one runs its first shell command at once (each starts
+    its shell: the launcher's fork, bwrap, bash). Returns (wall ms per sandbox until the last answered,
+    the whole machine's CPU ms per sandbox over the same span)."""
+    opened, answered, release = anyio.Event(), anyio.Event(), anyio.Event()
+    counts = [0, 0]
+
+    async def one(i: int) -> None:
+        async with backend.open(SandboxSpec(run_id="bench", sample=f"storm-{i}")) as box:
+            counts[0] += 1
+            if counts[0] == n:
+                opened.set()
+            await opened.wait()
+            result = await box.shell("echo ready", timeout_s=300)
+            assert result.stdout == b"ready\n", result
+            counts[1] += 1
+            if counts[1] == n:
+                answered.set()
+            await release.wait()
+
+    async with anyio.create_task_group() as tg:
+        for i in range(n):
+            tg.start_soon(one, i)
+        await opened.wait()
+        start, busy = time.perf_counter(), _machine_busy_ticks()
+        await answered.wait()
+        wall, busy = time.perf_counter() - start, _machine_busy_ticks() - busy
+        release.set()
+    return wall * 1000 / n, busy / os.sysconf("SC_CLK_TCK") * 1000 / n
+
+
+async def storm_part(args: argparse.Namespace) -> Figures:
+    """What grows with the count: N sandboxes' first shells at once, for each N in `--storm`."""
+    backend = LocalBackend()
+    figures: Figures = []
+    for n in args.storm:
+        wall_ms, cpu_ms = await _first_shells(backend, n)
+        figures += [(f"local_first_shells_{n}_ms_per_sandbox", wall_ms), (f"local_first_shells_{n}_cpu_ms", cpu_ms)]
+    first, last = figures[1][1], figures[-1][1]
+    return [*figures, (f"local_first_shell_cpu_{args.storm[-1]}_over_{args.storm[0]}", last / first)]
+
+
 async def _acquire_ms(backend: DockerBackend, spec: SandboxSpec, n: int, *, warm: bool) -> float:
     """Median time to enter a sandbox: from a full warm pool, or a cold container start."""
     samples = []
@@ -139,12 +190,13 @@ async def docker_part(args: argparse.Namespace) -> Figures:
 PARTS: dict[str, Callable[[argparse.Namespace], Awaitable[Figures]]] = {
     "local": local_part,
     "docker": docker_part,
+    "storm": storm_part,
 }
 """Benchmark parts in the order `--part all` runs them (the Docker backend adds its own)."""
 
 
 async def main(args: argparse.Namespace) -> None:
-    parts = list(PARTS) if args.part == "all" else [args.part]
+    parts = [p for p in PARTS if p != "storm"] if args.part == "all" else [args.part]
     for name in parts:
         for metric, value in await PARTS[name](args):
             print(f"{metric}: {value:.4g}", flush=True)
@@ -157,6 +209,12 @@ if __name__ == "__main__":
     parser.add_argument("--fresh-commands", type=int, default=100)
     parser.add_argument(
         "--acquires", type=int, default=10, help="docker: sandboxes entered, warm and cold each"
+    )
+    parser.add_argument(
+        "--storm",
+        type=lambda v: [int(n) for n in v.split(",")],
+        default=[100, 300, 1000],
+        help="storm: sandboxes whose first shells start at once, comma-separated (default 100,300,1000)",
     )
     arguments = parser.parse_args()
     if arguments.part != "all" and arguments.part not in PARTS:

@@ -112,7 +112,7 @@ class Workspace:
 
     async def destroy(self) -> None:
         killed = await self.kill_all()
-        await _teardown(self.root, self.mounted, self.cgroups, self.private)
+        await _teardown(self.root, self.mounted, self.cgroups, self.private, killed=killed)
         uid = self._own_uid()
         if uid is not None and killed:
             release_uid(uid)  # else the claim stays: the next start reaps the uid once we are gone
@@ -220,16 +220,28 @@ async def _private_tmpfs(root: Path, size_mb: int, *, launched: bool) -> Private
 
 
 async def _teardown(
-    root: Path, mounted: bool, cgroups: SandboxCgroups | None, private: PrivateTmpfs | None = None
+    root: Path,
+    mounted: bool,
+    cgroups: SandboxCgroups | None,
+    private: PrivateTmpfs | None = None,
+    *,
+    killed: bool = False,
 ) -> None:
-    if cgroups is not None:
+    """Kill what is left (unless the caller just did), then let go of the rest in a worker thread: each
+    step may block in the kernel — a cgroup's rmdir while its last processes exit, the namespace's
+    teardown at its last close and umount2(2) on the mount lock every starting bwrap takes, the files'
+    removal — and at a thousand sandboxes closing while others run, the event loop must not."""
+    if cgroups is not None and not killed:
         await cgroups.kill_all()
-        await cgroups.remove()
-    if private is not None:  # the tmpfs goes with the last process in its namespace; the host's side is
-        private.close()  # an empty dir and a record: no worker thread for that
-        _remove_files(root, mounted)
-    else:
-        await anyio.to_thread.run_sync(_remove_files, root, mounted, limiter=_mount_limiter())
+    await anyio.to_thread.run_sync(_release, root, mounted, cgroups, private, limiter=_mount_limiter())
+
+
+def _release(root: Path, mounted: bool, cgroups: SandboxCgroups | None, private: PrivateTmpfs | None) -> None:
+    if cgroups is not None:
+        cgroups.remove_blocking()
+    if private is not None:  # the tmpfs goes with the last process in its namespace
+        private.close()
+    _remove_files(root, mounted)
 
 
 def _remove_files(root: Path, mounted: bool) -> None:
