@@ -141,7 +141,10 @@ async def storm_part(args: argparse.Namespace) -> Figures:
     figures: Figures = []
     for n in args.storm:
         wall_ms, cpu_ms = await _first_shells(backend, n)
-        figures += [(f"local_first_shells_{n}_ms_per_sandbox", wall_ms), (f"local_first_shells_{n}_cpu_ms", cpu_ms)]
+        figures += [
+            (f"local_first_shells_{n}_ms_per_sandbox", wall_ms),
+            (f"local_first_shells_{n}_cpu_ms", cpu_ms),
+        ]
     first, last = figures[1][1], figures[-1][1]
     return [*figures, (f"local_first_shell_cpu_{args.storm[-1]}_over_{args.storm[0]}", last / first)]
 
