@@ -169,6 +169,9 @@ class Sample(Record, kw_only=True):
     difficulty_rule: str = ""
     category: str = "uncategorized"
     status: Literal["pending", "live", "dropped"] = "pending"
+    split: str | None = None
+    """`train` or `test` (by library: no library in both) where the dataset has splits; a label, outside
+    the content hash, as difficulty is."""
     provenance: Provenance = Provenance()
 
     @property

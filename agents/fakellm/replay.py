@@ -6,11 +6,18 @@ Each line: ``{"role": "coder", "step": 0, "sample": "*", "scaffold": "*", "conte
 `sample` (a glob) and `scaffold` default to "*"). `arguments` may be an object or a string, sent verbatim
 (so a recording can hold invalid JSON on purpose). Blank lines and lines starting with `#` are skipped.
 The first line that matches a request answers it.
+
+A *folder* is the same book with one answer per file, for answers long enough to be read as written (a
+whole program, sixty inputs): `SAMPLE.ROLE[.STEP].EXT`, e.g. `base58-g01.sample_writer.md`,
+`base58-g01.case_writer.json`, `base58-g03.sample_writer.1.md` (a rewrite), the file's text the answer
+verbatim. `SAMPLE` is a glob as in a line; `STEP` defaults to 0; any extension; files whose names start
+with `.` or `_`, or that do not have this shape (a README), are not answers.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -73,6 +80,8 @@ class ReplayBook:
     @classmethod
     def load(cls, path: Path) -> ReplayBook:
         """Read and validate a recording; UsageError naming the file and line when it is wrong."""
+        if path.is_dir():
+            return cls(path, _folder_answers(path))
         try:
             data = path.read_bytes()
         except OSError as exc:
@@ -94,3 +103,26 @@ class ReplayBook:
             if response.matches(header, step):
                 return response.reply(step)
         return None
+
+
+_ANSWER_FILE = re.compile(r"(?P<sample>[^.]+)\.(?P<role>[a-z_]+)(?:\.(?P<step>\d+))?\.[A-Za-z0-9]+")
+
+
+def _folder_answers(folder: Path) -> list[RecordedResponse]:
+    """One response per answer file, in name order (so a glob's file is matched after exact ones only if
+    named so; exact sample names are the usual case)."""
+    responses = []
+    for path in sorted(folder.iterdir()):
+        found = _ANSWER_FILE.fullmatch(path.name)
+        if found is None or path.name[0] in "._" or not path.is_file():
+            continue
+        try:
+            content = decode_text(path.read_bytes(), path)
+        except OSError as exc:
+            raise UsageError(f"{path}: cannot read the answer file: {exc.strerror}") from None
+        responses.append(RecordedResponse(
+            step=int(found["step"] or 0), role=found["role"], sample=found["sample"], content=content,
+        ))  # fmt: skip
+    if not responses:
+        raise UsageError(f"{folder}: no answer files (SAMPLE.ROLE[.STEP].EXT) in the replay folder")
+    return responses

@@ -63,7 +63,13 @@ def parse_draft(text: str, language: str = "python") -> Draft:
     calls = meta.get("api_calls", [])
     if not isinstance(calls, list) or not all(isinstance(c, str) for c in calls):
         raise AnswerError("api_calls: expected a list of strings")
-    return Draft(program=blocks[language], interface=interface, api_spec=blocks["markdown"], api_calls=calls)
+    category = meta.get("category")
+    if category is not None and category not in CATEGORIES:
+        raise AnswerError(f"category {category!r} is not one of {', '.join(CATEGORIES)}")
+    return Draft(
+        program=blocks[language], interface=interface, api_spec=blocks["markdown"], api_calls=calls,
+        category=category,
+    )  # fmt: skip
 
 
 def parse_cases(text: str, limit: int) -> list[CaseDraft]:

@@ -34,7 +34,7 @@ from repozero.orchestrator.generate.records import (
     ProgramOutcome,
     WriteStage,
 )
-from repozero.orchestrator.generate.voting import RULE
+from repozero.orchestrator.generate.voting import rule_of
 
 __all__ = ["write_generated"]
 
@@ -82,9 +82,10 @@ def _write_sample(ctx: GenContext, root: Path, outcome: ProgramOutcome) -> None:
         target=_target(script, language),
         cases=_cases(proposed, filtered, coverage),
         difficulty=outcome.difficulty,  # type: ignore[arg-type]  # decided from DIFFICULTIES
-        difficulty_rule=f"dataset generate vote: {RULE}",
+        difficulty_rule=rule_of(ctx.settings.voters),
         category=outcome.category or "other",
         status="live",
+        split=ctx.settings.split,
         provenance=_provenance(ctx, ctx.oracle_config, write, filtered, proposed, outcome),
     )
     write_sample(root, sample)

@@ -99,7 +99,11 @@ async def _finish(ctx: GenContext, program: str, ready: Ready) -> ProgramOutcome
         ctx.state.save(program, "coverage", coverage)
         log.info("generate_stage", program=program, stage="coverage", lines=coverage.lines)
     ballots = await _votes(ctx, program, ready, filtered, coverage)
-    difficulty, category, how = decide(ballots, ready.write.api_count, coverage.lines)
+    assert ready.write.draft is not None
+    difficulty, category, how = decide(
+        ballots, ready.write.api_count, coverage.lines, declared=ready.write.draft.category,
+        voters=len(ctx.voters),
+    )  # fmt: skip
     return replace(
         base, kept=True, lines_reached=coverage.lines, difficulty=difficulty, category=category, votes=ballots,
         rule=how,

@@ -57,6 +57,8 @@ class GenerateSettings(Record, kw_only=True):
     """How often one program slot may be written again after a static rejection or a failed validation."""
     vote_retries: int = 1
     seed: int = 0
+    split: str | None = None
+    """Recorded on every sample (`--split`); the dataset's train/test split is by library."""
 
 
 class Draft(Record, kw_only=True):
@@ -66,6 +68,8 @@ class Draft(Record, kw_only=True):
     interface: Interface
     api_spec: str
     api_calls: list[str] = []
+    category: str | None = None
+    """The writer's own label from CATEGORIES, used only when no voters are asked (`--voters none`)."""
 
 
 class WriteStage(Record, kw_only=True):

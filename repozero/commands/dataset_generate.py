@@ -38,14 +38,18 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     )
     cmd.add_argument("--model", required=True, help="the writer: a configured endpoint or fake:POLICY")
     cmd.add_argument(
-        "--voters", metavar="M1,M2,M3", help="models that vote on difficulty (default: --model ×3)"
+        "--voters", metavar="M1,M2,M3|none",
+        help="models that vote on difficulty (default: --model ×3); none: the measured rule decides",
     )
     cmd.add_argument("--files", type=int, default=10, metavar="N", help="test programs to write (default 10)")
     cmd.add_argument("--api-calls", default="1..10", metavar="MIN..MAX", help="package APIs per program")
     cmd.add_argument("--cases", type=int, default=60, metavar="N", help="inputs proposed per program")
     cmd.add_argument("--rewrites", type=int, default=2, metavar="N",
                      help="rewrites of a rejected or non-running program (default 2)")  # fmt: skip
+    cmd.add_argument("--min-kept", type=int, default=10, metavar="N",
+                     help="kept cases a program needs (default 10; the paper's datasets use 20)")  # fmt: skip
     cmd.add_argument("--repeats", type=int, help="Oracle runs per case (default: oracle.repeats, 20)")
+    cmd.add_argument("--split", metavar="NAME", help="recorded on every sample (train/test, by library)")
     cmd.add_argument("--seed", type=int, default=0, help="sampling seed recorded with every sample")
     cmd.add_argument("--concurrency", type=int, help="program slots in flight (default: run.concurrency)")
     cmd.add_argument("--out", type=Path, help="new dataset folder (default: generated-PKG)")
@@ -67,16 +71,18 @@ def _settings(args: argparse.Namespace, repeats: int) -> GenerateSettings:
     if args.source is not None and not re.fullmatch(r"[A-Za-z0-9._-]+==[A-Za-z0-9._+!-]+", args.source):
         raise UsageError(f"--source {args.source!r}: expected a pinned PyPI package, PKG==VERSION")
     for flag, value, least in (("--files", args.files, 1), ("--cases", args.cases, 1), ("--rewrites", args.rewrites, 0),
-                               ("--repeats", repeats, 1)):  # fmt: skip
+                               ("--repeats", repeats, 1), ("--min-kept", args.min_kept, 1)):  # fmt: skip
         if value < least:
             raise UsageError(f"{flag} {value}: must be at least {least}")
     voters = [v.strip() for v in args.voters.split(",")] if args.voters else [args.model] * 3
-    if not all(voters):
+    if voters == ["none"]:
+        voters = []
+    elif not all(voters):
         raise UsageError(f"--voters {args.voters!r}: an empty model name")
     return GenerateSettings(
         source=args.source or args.debian_package, language="python" if args.source else args.language,
         model=args.model, voters=voters, files=args.files, api_calls=_range(args.api_calls), cases=args.cases,
-        repeats=repeats, rewrites=args.rewrites, seed=args.seed,
+        repeats=repeats, rewrites=args.rewrites, seed=args.seed, min_kept=args.min_kept, split=args.split,
     )  # fmt: skip
 
 
