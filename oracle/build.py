@@ -1,6 +1,7 @@
 """`dataset build`: run the Oracle over every case input of a dataset and record the ground truth.
 
-Each sample's inputs (its cases, plus cases an earlier build dropped) go through the determinism filter.
+Each sample's inputs (its cases, plus cases an earlier build dropped) go through the determinism filter
+(a generated sample's inputs that break its interface excepted: they stay `invalid_input`, unrun).
 Kept cases get their expected stdout; the whitebox ones are those the sample already marks whitebox (if
 kept), then the first kept cases in input order, up to 4. A sample left with fewer than 10 kept cases is
 marked `dropped`. Everything is computed first and written after, each file atomically, the dataset's
@@ -22,6 +23,7 @@ from repozero.datasets import (
     Case,
     Dataset,
     DroppedCase,
+    Generation,
     Provenance,
     Sample,
     content_hash,
@@ -29,6 +31,7 @@ from repozero.datasets import (
     write_dataset_info,
     write_sample,
 )
+from repozero.datasets.interface import input_problems
 from repozero.errors import DatasetError, UsageError
 from repozero.log import get_logger
 from repozero.oracle.actor import Oracle
@@ -91,12 +94,29 @@ async def build_sample(
     repeats: int,
     use_cache: bool = True,
 ) -> Sample:
-    """The sample with fresh ground truth, whitebox choice, status and provenance (not yet written)."""
+    """The sample with fresh ground truth, whitebox choice, status and provenance (not yet written).
+
+    A sample `dataset generate` made keeps the rule it was made by: an input that breaks its interface is not
+    run but dropped as `invalid_input` (`datasets/interface.py`), so a rebuild gives the same cases. Other
+    samples' interfaces describe rather than bind (py2js-lite keeps inputs outside them on purpose, to
+    probe error paths): every input of theirs runs."""
     inputs = _inputs(sample)
-    request = sample_request(
-        dataset, sample, inputs, repeats=repeats, timeout_s=config.timeout_s, output_cap=config.output_cap
+    problems = (
+        input_problems(((c.argv, c.stdin) for c in inputs), sample.interface)
+        if isinstance(sample.provenance.generation, Generation)
+        else [""] * len(inputs)
     )
-    verdicts = await oracle.ground_truth(request, use_cache=use_cache)
+    valid = [c for c, problem in zip(inputs, problems, strict=True) if not problem]
+    request = sample_request(
+        dataset, sample, valid, repeats=repeats, timeout_s=config.timeout_s, output_cap=config.output_cap
+    )
+    ran = iter(await oracle.ground_truth(request, use_cache=use_cache) if valid else [])
+    verdicts = [
+        Verdict(id=c.id, reason="invalid_input", stdout=None, exit_code=0, detail=problem)
+        if problem
+        else next(ran)
+        for c, problem in zip(inputs, problems, strict=True)
+    ]
     fingerprint = await oracle.fingerprint(request.env)
     return _with_ground_truth(sample, inputs, verdicts, fingerprint, request, config)
 
@@ -134,6 +154,7 @@ def _with_ground_truth(
         output_cap=request.output_cap,
         built_at=datetime.now(UTC).isoformat(timespec="seconds"),
         dropped=dropped,
+        generation=sample.provenance.generation,  # who wrote the sample does not change with a rebuild
     )
     status = "live" if len(cases) >= config.min_kept else "dropped"
     return msgspec.structs.replace(sample, cases=cases, status=status, provenance=provenance)

@@ -84,11 +84,12 @@ def new_manifest(
     limiters: dict[str, int],
 ) -> RunManifest:
     """What a run is about to do, before any episode: the run directory's first file."""
+    from repozero.config import config_data
     from repozero.datasets import content_hash
     from repozero.oracle.grading import GRADER_VERSION
     from repozero.sandbox import toolchain_versions
 
-    cfg = msgspec.to_builtins(config)
+    cfg = config_data(config)  # credentials redacted: the manifest is shared, uploaded, attached
     digest = content_hash(dataset)
     _check_recorded_hash(dataset, digest)
     return RunManifest(

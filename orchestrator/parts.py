@@ -3,7 +3,6 @@ Docker pool before the first episode (wiring kept out of the session's control f
 
 from __future__ import annotations
 
-import fnmatch
 import secrets
 import time
 from pathlib import Path
@@ -23,7 +22,7 @@ from repozero.orchestrator.limits import AdaptiveGauge, limiter_sizes
 from repozero.orchestrator.manifest import MANIFEST_NAME, RunManifest, new_manifest, read_manifest
 from repozero.orchestrator.observe import ObservedBackend
 from repozero.orchestrator.protocols import Protocol
-from repozero.orchestrator.spec import EpisodeKey, RunSpec, plan_episodes
+from repozero.orchestrator.spec import EpisodeKey, RunSpec, chosen_samples, plan_episodes
 from repozero.orchestrator.sweep_plan import cell_key, science
 from repozero.sandbox import SandboxSpec
 from repozero.wiring import ModelProvider, model_endpoint
@@ -60,8 +59,7 @@ async def prepare_backend(backend: ObservedBackend, dataset: Dataset, spec: RunS
     where it always has, on that episode."""
     if backend.inner.warm_pool:
         return
-    live = [s for s in dataset.samples if s.status == "live"]
-    chosen = [s for s in live if spec.samples is None or fnmatch.fnmatch(s.id, spec.samples)]
+    chosen = chosen_samples(dataset, spec.samples, spec.split)
     for toolchain in sorted({toolchain_for(s) for s in chosen}):
         try:
             await backend.inner.prewarm(SandboxSpec(toolchain=toolchain, run_id=run_id, role="coder"))
@@ -97,7 +95,7 @@ def session_manifest(
     if run_dir is not None and (run_dir / MANIFEST_NAME).exists():
         return read_manifest(run_dir)
     run_id = run_dir.name if run_dir is not None else f"session-{secrets.token_hex(4)}"
-    samples = sorted({k.sample for k in plan_episodes(dataset, spec.samples, 1)})
+    samples = sorted({k.sample for k in plan_episodes(dataset, spec.samples, 1, spec.split)})
     return new_manifest(config, spec, dataset, protocol, run_id=run_id, samples=samples, limiters=sizes)
 
 

@@ -67,7 +67,7 @@ def start_run(
     spec.check()
     dataset = load_dataset(spec.dataset)
     protocol = get_protocol(spec.protocol)
-    keys = plan_episodes(dataset, spec.samples, spec.attempts)
+    keys = plan_episodes(dataset, spec.samples, spec.attempts, spec.split)
     run_dir = run_dir_for(spec, config.run.out)
     sizes = run_sizes(config, spec)[2]
     fresh = not run_dir.exists()

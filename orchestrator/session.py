@@ -53,7 +53,7 @@ from repozero.orchestrator.parts import (
 from repozero.orchestrator.protocols import get_protocol
 from repozero.orchestrator.results import EpisodeResult, ResultsStore, RunSummary, summarize
 from repozero.orchestrator.runlock import RunLock, held_here
-from repozero.orchestrator.spec import EpisodeKey, RunSpec, plan_episodes, seeded_order
+from repozero.orchestrator.spec import EpisodeKey, RunSpec, chosen_samples, plan_episodes, seeded_order
 from repozero.sandbox import SandboxBackend
 from repozero.traces import RunFinished, RunFinishedRecord, RunStarted, TraceSink, TraceWriter, compute_reward
 from repozero.wiring import ModelProvider, open_backend, open_provider
@@ -248,7 +248,7 @@ class Session:
         planned = (
             [_key(e) for e in episodes]
             if episodes is not None
-            else plan_episodes(self.ctx.dataset, self.spec.samples, self.spec.attempts)
+            else plan_episodes(self.ctx.dataset, self.spec.samples, self.spec.attempts, self.spec.split)
         )
         done = self.ctx.store.finished_ids()
         todo = seeded_order([k for k in planned if k.episode_id not in done], self.spec.seed)
@@ -274,6 +274,12 @@ class Session:
     @property
     def store(self) -> ResultsStore:
         return self.ctx.store
+
+    @property
+    def sample_ids(self) -> list[str]:
+        """The live samples this session's spec selects (its `split` and `samples` glob), in id order: what
+        a trainer draws prompts from."""
+        return [s.id for s in chosen_samples(self.ctx.dataset, self.spec.samples, self.spec.split)]
 
     def subscribe(self, sink: TraceSink) -> None:
         """Also send every later event to `sink` (a progress display, a trainer's collector)."""

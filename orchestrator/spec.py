@@ -10,11 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from repozero.config import Config
-from repozero.datasets import Dataset
+from repozero.datasets import Dataset, Sample
 from repozero.errors import UsageError
 from repozero.records import Record
 
-__all__ = ["EpisodeKey", "RunSpec", "episode_id", "plan_episodes", "run_dir_for", "seeded_order"]
+__all__ = [
+    "EpisodeKey", "RunSpec", "chosen_samples", "episode_id", "plan_episodes", "run_dir_for", "seeded_order", "select_split",
+]  # fmt: skip
 
 
 class RunSpec(Record, kw_only=True):
@@ -30,6 +32,8 @@ class RunSpec(Record, kw_only=True):
     attempts: int = 1
     protocol: str = "repozero-strict"
     samples: str | None = None
+    split: str | None = None
+    """Only samples of this split (`train`, `test`); None: every sample."""
     sandbox: str = "local"
     out: str | None = None
     concurrency: int = 64
@@ -89,10 +93,30 @@ def episode_id(sample: str, attempt: int) -> str:
     return f"{sample}--a{attempt}"
 
 
-def plan_episodes(dataset: Dataset, samples_glob: str | None, attempts: int) -> list[EpisodeKey]:
-    """Every (live sample matching the glob, attempt), in a stable order."""
+def select_split(dataset: Dataset, split: str | None, where: str = "--split") -> list[Sample]:
+    """The live samples of `split` (all of them for None); UsageError naming the splits there are."""
     live = [s for s in dataset.samples if s.status == "live"]
-    chosen = [s for s in live if samples_glob is None or fnmatch.fnmatch(s.id, samples_glob)]
+    if split is None:
+        return live
+    chosen = [s for s in live if s.split == split]
+    if not chosen:
+        known = sorted({s.split for s in live if s.split is not None})
+        have = f"its splits: {', '.join(known)}" if known else "it has no splits"
+        raise UsageError(f"{where} {split!r}: no live sample of {dataset.name} in that split ({have})")
+    return chosen
+
+
+def chosen_samples(dataset: Dataset, samples_glob: str | None, split: str | None) -> list[Sample]:
+    """The live samples of the split whose id matches the glob (possibly none)."""
+    live = select_split(dataset, split)
+    return [s for s in live if samples_glob is None or fnmatch.fnmatch(s.id, samples_glob)]
+
+
+def plan_episodes(
+    dataset: Dataset, samples_glob: str | None, attempts: int, split: str | None = None
+) -> list[EpisodeKey]:
+    """Every (live sample of the split matching the glob, attempt), in a stable order."""
+    chosen = chosen_samples(dataset, samples_glob, split)
     if not chosen:
         what = f"matching --samples {samples_glob!r}" if samples_glob else "with ground truth (status live)"
         raise UsageError(

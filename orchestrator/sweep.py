@@ -34,7 +34,7 @@ from repozero.orchestrator.protocols import get_protocol
 from repozero.orchestrator.results import ResultsStore
 from repozero.orchestrator.runlock import RunLock
 from repozero.orchestrator.session import Session, run_sizes
-from repozero.orchestrator.spec import EpisodeKey, seeded_order
+from repozero.orchestrator.spec import EpisodeKey, seeded_order, select_split
 from repozero.orchestrator.sweep_parts import shared_backend, shared_oracle, shared_provider, shared_sizes
 from repozero.orchestrator.sweep_plan import (
     CELL_FILE,
@@ -49,6 +49,7 @@ from repozero.orchestrator.sweep_plan import (
 from repozero.orchestrator.sweep_progress import SweepProgress, show_sweep_progress
 from repozero.orchestrator.sweep_spec import SweepSpec, load_sweep_spec
 from repozero.records import Record
+from repozero.redact import redact_toml_text
 from repozero.runtime import until_signal
 from repozero.sandbox import SandboxBackend
 from repozero.textio import read_text
@@ -90,7 +91,7 @@ def open_sweep(
     """Read the spec and resolve every cell (nothing is written)."""
     spec = load_sweep_spec(spec_path)
     dataset = load_dataset(spec.dataset)
-    live = [s.id for s in dataset.samples if s.status == "live"]
+    live = [s.id for s in select_split(dataset, spec.split, f"{spec.path}: split")]
     root = sweep_dir(spec, config, out)
     cells = build_cells(config, spec, dataset, root)
     return Sweep(spec, root, dataset, spec.select_samples(live), cells, display)
@@ -125,7 +126,7 @@ def run_sweep(
     sweep.dir.mkdir(parents=True, exist_ok=True)
     with ExitStack() as locks:
         locks.enter_context(RunLock(sweep.dir, flag="sweep --out"))  # one sweep process per directory
-        write_atomic(sweep.dir / "spec.toml", read_text(sweep.spec.path).encode())
+        write_atomic(sweep.dir / "spec.toml", redact_toml_text(read_text(sweep.spec.path)).encode())
         todo: dict[str, list[EpisodeKey]] = {}
         for cell, (plan, keys) in zip(sweep.cells, sweep.plans(), strict=True):
             cell.dir.mkdir(parents=True, exist_ok=True)

@@ -24,6 +24,7 @@ from repozero.orchestrator.results import EpisodeResult, ResultsStore
 from repozero.orchestrator.spec import EpisodeKey, RunSpec
 from repozero.orchestrator.sweep_spec import ENDPOINT_SCIENCE, SweepSpec, infra_key
 from repozero.records import Record, explain
+from repozero.redact import redact_data
 from repozero.wiring import model_endpoint
 
 __all__ = ["Cell", "CellPlan", "CellRecord", "build_cells", "cell_key", "plan_cell", "science", "sweep_dir"]
@@ -127,7 +128,7 @@ def science(config: Config, spec: RunSpec, dataset_hash: str) -> dict[str, Any]:
     from repozero.oracle.grading import GRADER_VERSION
 
     resolved, endpoint = model_endpoint(config, spec.model)
-    ep = msgspec.to_builtins(resolved.endpoints[endpoint])
+    ep = redact_data(msgspec.to_builtins(resolved.endpoints[endpoint]))  # no credential in `cell.json`
     agent = config.agent
     return {
         "key_version": KEY_VERSION,
@@ -147,7 +148,7 @@ def science(config: Config, spec: RunSpec, dataset_hash: str) -> dict[str, Any]:
 
 def _set_science(config: Config) -> dict[str, Any]:
     """Non-infra settings (endpoints apart) whose value is not the default, by dotted key."""
-    mine = _flat(msgspec.to_builtins(config), "")
+    mine = _flat(redact_data(msgspec.to_builtins(config)), "")
     defaults = _flat(msgspec.to_builtins(Config()), "")
     return {
         path: value

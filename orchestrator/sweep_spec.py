@@ -114,6 +114,8 @@ class SweepSpec(Record, kw_only=True):
     dataset: str
     samples: list[str] = []
     """Globs over sample ids; empty: every live sample."""
+    split: str | None = None
+    """Only samples of this split (`train`, `test`); None: every split."""
     attempts: int = 1
     seed: int = 0
     out: str = ""

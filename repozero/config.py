@@ -17,11 +17,12 @@ from repozero.errors import ConfigError
 from repozero.oracle.config import OracleConfig
 from repozero.orchestrator.config import LimitsConfig, RunConfig
 from repozero.records import Record, explain
+from repozero.redact import redact_data
 from repozero.sandbox.config import SandboxConfig
 from repozero.textio import decode_text
 from repozero.traces.config import TraceConfig
 
-__all__ = ["Config", "apply_override", "config_to_toml", "load_config"]
+__all__ = ["Config", "apply_override", "config_data", "config_to_toml", "load_config"]
 
 
 class Config(Record, kw_only=True):
@@ -103,9 +104,16 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
         raise ConfigError(f"{where}: {explain(exc, Config)}") from None
 
 
+def config_data(config: Config) -> dict[str, Any]:
+    """The config as plain data with every credential redacted (`repozero/redact.py`): the only form in
+    which config is written (run manifests, traces) or printed (`config show`)."""
+    data: dict[str, Any] = redact_data(msgspec.to_builtins(config))
+    return data
+
+
 def config_to_toml(config: Config) -> str:
-    """Render the effective config as TOML (sections in a stable order)."""
-    data = msgspec.to_builtins(config)
+    """Render the effective config as TOML (sections in a stable order), credentials redacted."""
+    data = config_data(config)
     lines: list[str] = []
     _emit_table(lines, [], data)
     return "\n".join(lines).strip() + "\n"

@@ -129,6 +129,7 @@ def test_cli_list_json_and_bad_dataset(tmp_path: Path) -> None:
             "subset": "py2js",
             "difficulty": "medium",
             "category": "uncategorized",
+            "split": None,
             "kept_cases": 3,
             "dropped_cases": 0,
         }

@@ -94,7 +94,8 @@ def print_summary(summary: GenerateSummary) -> None:
         result = "kept" if p.kept else f"dropped: {p.stage} {p.reason}"
         if p.rewrites:
             result += f" (rewritten after {', '.join(p.rewrites)})"
-        difficulty = f"{p.difficulty} ({_votes(p)}: {p.decided})" if p.kept else ""
+        how = f"{_votes(p)}: {p.decided}" if p.votes else p.decided
+        difficulty = f"{p.difficulty} ({how})" if p.kept else ""
         table.add_row(p.id, result, f"{p.cases_kept}/{p.cases_proposed}", difficulty, p.category or "")
     console.print(table)
     for stage, reasons in summary.stages.items():

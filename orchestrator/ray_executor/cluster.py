@@ -21,6 +21,7 @@ from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 from repozero.errors import UsageError
 from repozero.orchestrator.ray_executor.coordinator import Runner
 from repozero.orchestrator.ray_executor.node import NodeRunner
+from repozero.orchestrator.ray_executor.secret_env import env_referenced
 from repozero.orchestrator.ray_executor.storage import storage_env
 from repozero.orchestrator.ray_executor.units import CellJob, NodeClosed, decode, encode
 from repozero.orchestrator.session import run_sizes
@@ -30,6 +31,7 @@ __all__ = [
     "RUNNER_ENV",
     "auth_hint",
     "connect",
+    "job_payload",
     "probe_head",
     "split_limits",
     "start_runners",
@@ -142,8 +144,7 @@ def start_runners(nodes: list[dict[str, Any]], jobs: list[CellJob], window: int)
     """One runner actor per node, pinned there (hard node affinity), `serve` sent at once. With
     `--ray-storage` the driver's storage settings go into the runners' environment (`storage_env`)."""
     actor_class = ray.remote(NodeRunner)
-    shared = encode([split_limits(j, len(nodes)) for j in jobs])
-    storage = storage_env() if any(j.storage for j in jobs) else {}
+    shared, env = job_payload(jobs, len(nodes))
     runners = []
     started = int(time.time())
     for node in nodes:
@@ -153,18 +154,29 @@ def start_runners(nodes: list[dict[str, Any]], jobs: list[CellJob], window: int)
             num_cpus=0,
             max_concurrency=window + 8,
             max_restarts=0,
-            **runner_env(node, storage),
+            **runner_env(node, env),
         ).remote(name, shared)
         runners.append(Runner(node=name, actor=actor, serve_ref=actor.serve.remote()))  # type: ignore[attr-defined]
     return runners
 
 
-def runner_env(node: dict[str, Any], storage: dict[str, str]) -> dict[str, Any]:
+def job_payload(jobs: list[CellJob], nodes: int) -> tuple[bytes, dict[str, str]]:
+    """What each runner is given: the jobs (each endpoint's limit split over `nodes`, every credential
+    replaced by a reference to an environment variable: secret_env.py) and the variables for its
+    environment (those credentials; with `--ray-storage`, the storage settings)."""
+    secrets: dict[str, str] = {}
+    shipped = [msgspec.structs.replace(j, config=env_referenced(j.config, secrets)) for j in jobs]
+    storage = storage_env() if any(j.storage for j in jobs) else {}
+    return encode([split_limits(j, nodes) for j in shipped]), {**storage, **secrets}
+
+
+def runner_env(node: dict[str, Any], env: dict[str, str]) -> dict[str, Any]:
     """The runner's actor options for its environment: none on a node labelled `ASYNCIO_NODE_LABEL` when
-    no storage settings must be passed on, else a runtime env with `RUNNER_ENV` (and those settings)."""
-    if not storage and node.get("Labels", {}).get(ASYNCIO_NODE_LABEL) == "true":
+    no variables (storage settings, credentials) must be passed on, else a runtime env with `RUNNER_ENV`
+    and those variables."""
+    if not env and node.get("Labels", {}).get(ASYNCIO_NODE_LABEL) == "true":
         return {}
-    return {"runtime_env": {"env_vars": {**storage, **RUNNER_ENV}}}
+    return {"runtime_env": {"env_vars": {**env, **RUNNER_ENV}}}
 
 
 async def stop_runners(runners: list[Runner]) -> dict[str, NodeClosed]:

@@ -32,6 +32,7 @@ from repozero.orchestrator.context import Limiters
 from repozero.orchestrator.manifest import write_manifest
 from repozero.orchestrator.node_status import NODES_DIR
 from repozero.orchestrator.progress import RunProgress
+from repozero.orchestrator.ray_executor.secret_env import from_env
 from repozero.orchestrator.ray_executor.storage import scratch_dir, upload
 from repozero.orchestrator.ray_executor.units import (
     CellJob,
@@ -102,7 +103,8 @@ class NodeRunner:
         unstored: list[str] = []
         error = ""
         try:
-            async with open_node_sessions(self._jobs, self.node, unstored) as cells:
+            jobs = [msgspec.structs.replace(j, config=from_env(j.config, dict(os.environ))) for j in self._jobs]
+            async with open_node_sessions(jobs, self.node, unstored) as cells:
                 self._cells = cells
                 self._open_s = time.monotonic() - self._made
                 opened.set()

@@ -10,12 +10,12 @@ import msgspec
 
 from repozero.commands import add_command, group
 from repozero.commands.common import config_from_args
-from repozero.config import config_to_toml
+from repozero.config import config_data, config_to_toml
 
 
 def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     commands = group(subparsers, "config", "inspect the configuration", parent)
-    show = add_command(commands, "show", "print the effective config as TOML (or JSON with --json)", parent)
+    show = add_command(commands, "show", "print the effective config as TOML (or JSON with --json), credentials redacted", parent)
     show.add_argument("--json", action="store_true", help="print JSON instead of TOML")
     show.set_defaults(func=_show)
 
@@ -23,7 +23,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
 def _show(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     if args.json:
-        sys.stdout.write(msgspec.json.encode(config).decode() + "\n")
+        sys.stdout.write(msgspec.json.encode(config_data(config)).decode() + "\n")
     else:
         sys.stdout.write(config_to_toml(config))
     return 0

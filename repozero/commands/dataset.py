@@ -11,8 +11,10 @@ from rich.table import Table
 
 from repozero.commands import add_command, group
 from repozero.commands.common import print_json
+from repozero.commands.dataset_stats import print_stats
 from repozero.datasets import content_hash, import_repozero, load_dataset
 from repozero.datasets.import_c2rust import import_c2rust
+from repozero.datasets.stats import dataset_stats
 from repozero.datasets.store import builtin_root
 
 
@@ -27,6 +29,12 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     show.add_argument("sample", help="sample id")
     show.add_argument("--json", action="store_true", help="print the sample record as JSON")
     show.set_defaults(func=_show)
+    stats = add_command(
+        commands, "stats", "the dataset's shape: libraries, difficulty, cases, API calls", parent
+    )
+    stats.add_argument("dataset", help="dataset folder or builtin:NAME")
+    stats.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    stats.set_defaults(func=_stats)
     hasher = add_command(commands, "hash", "print the dataset's content hash", parent)
     hasher.add_argument("dataset", help="dataset folder or builtin:NAME")
     hasher.set_defaults(func=_hash)
@@ -55,6 +63,7 @@ def _summary(sample: Any) -> dict[str, Any]:
         "subset": sample.subset,
         "difficulty": sample.difficulty,
         "category": sample.category,
+        "split": sample.split,
         "kept_cases": len(sample.kept_cases),
         "dropped_cases": len(sample.provenance.dropped),
     }
@@ -75,8 +84,17 @@ def _list(args: argparse.Namespace) -> int:
         print_json(rows)
         return 0
     table = Table(title=f"{dataset.name} ({len(rows)} samples)")
-    for column in ("id", "package", "subset", "difficulty", "category", "kept_cases", "dropped_cases"):
-        table.add_column(column)
+    for column in (
+        "id",
+        "package",
+        "subset",
+        "difficulty",
+        "category",
+        "split",
+        "kept_cases",
+        "dropped_cases",
+    ):
+        table.add_column(column, no_wrap=column == "id")
     for row in rows:
         table.add_row(*(str(v) for v in row.values()))
     Console().print(table)
@@ -110,6 +128,16 @@ def _show(args: argparse.Namespace) -> int:
         )
         table.add_row(case.id, case.visibility, repr(case.argv)[:80], expected)
     console.print(table)
+    return 0
+
+
+def _stats(args: argparse.Namespace) -> int:
+    dataset = load_dataset(args.dataset)
+    stats = dataset_stats(dataset, content_hash(dataset))
+    if args.json:
+        print_json(stats)
+    else:
+        print_stats(stats)
     return 0
 
 

@@ -38,7 +38,8 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     )
     cmd.add_argument("--model", required=True, help="the writer: a configured endpoint or fake:POLICY")
     cmd.add_argument(
-        "--voters", metavar="M1,M2,M3|none",
+        "--voters",
+        metavar="M1,M2,M3|none",
         help="models that vote on difficulty (default: --model ×3); none: the measured rule decides",
     )
     cmd.add_argument("--files", type=int, default=10, metavar="N", help="test programs to write (default 10)")

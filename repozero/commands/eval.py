@@ -19,6 +19,7 @@ from repozero.errors import UsageError
 from repozero.oracle.evaluate import EvalSummary, GradeJob, gold_jobs, grade_many, summarise, target_job
 from repozero.oracle.grading import GradingPolicy
 from repozero.orchestrator.protocols import PROTOCOLS, get_protocol
+from repozero.orchestrator.spec import select_split
 from repozero.runtime import run_async
 from repozero.wiring import open_backend
 
@@ -32,6 +33,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     cmd.add_argument("--target", type=Path, help="target repository folder to grade")
     cmd.add_argument("--gold", action="store_true", help="grade every sample's gold reference")
     cmd.add_argument("--samples", metavar="GLOB", help="with --gold: only samples whose id matches")
+    cmd.add_argument("--split", metavar="NAME", help="with --gold: only samples of this split (train, test)")
     cmd.add_argument("--sandbox", choices=["local", "docker"], help="sandbox backend (default: config)")
     cmd.add_argument(
         "--protocol",
@@ -54,11 +56,16 @@ def _jobs(args: argparse.Namespace) -> list[GradeJob]:
         if args.target or args.sample:
             raise UsageError("--gold grades the gold references: drop --target/--sample")
         jobs = gold_jobs(dataset)
+        if args.split:
+            in_split = {s.id for s in select_split(dataset, args.split)}
+            jobs = [j for j in jobs if j.sample.id in in_split]
         if args.samples:
             jobs = [j for j in jobs if fnmatch.fnmatch(j.sample.id, args.samples)]
         if not jobs:
             raise UsageError(f"--dataset {args.dataset}: no live sample with a gold reference to grade")
         return jobs
+    if args.split:
+        raise UsageError("--split chooses among the gold references: use it with --gold")
     if not (args.sample and args.target):
         raise UsageError("give --sample ID and --target DIR, or --gold")
     if not args.target.is_dir():

@@ -27,6 +27,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     cmd.add_argument("--attempts", type=int, help="attempts per sample (best-of-n; pass@k in reports)")
     cmd.add_argument("--protocol", choices=sorted(PROTOCOLS), help="what agents see and how ACE runs")
     cmd.add_argument("--samples", metavar="GLOB", help="only samples whose id matches")
+    cmd.add_argument("--split", metavar="NAME", help="only samples of this split (train, test; default: all)")
     cmd.add_argument("--sandbox", choices=["local", "docker"], help="sandbox backend (default: config)")
     cmd.add_argument("--concurrency", type=int, help="episodes in flight (default: run.concurrency)")
     cmd.add_argument(
@@ -57,6 +58,7 @@ def _spec(args: argparse.Namespace, config: Any) -> RunSpec:
         attempts=args.attempts,
         protocol=args.protocol,
         samples=args.samples,
+        split=args.split,
         sandbox=args.sandbox,
         out=args.out,
         concurrency=args.concurrency,
@@ -76,7 +78,9 @@ def _start_or_resume(args: argparse.Namespace, config: Any) -> RunSummary:
     if args.resume is None:
         return start_run(config, _spec(args, config), display=args.display, executor=executor_from_args(args))
     fixed = [
-        f for f in ("dataset", "model", "scaffold", "ace_rounds", "protocol", "samples") if getattr(args, f)
+        f
+        for f in ("dataset", "model", "scaffold", "ace_rounds", "protocol", "samples", "split")
+        if getattr(args, f)
     ]
     if fixed:
         raise UsageError(f"--resume keeps the run's settings; drop --{fixed[0].replace('_', '-')}")

@@ -96,7 +96,7 @@ class RolloutEngine:
         `policy` pins the group to one endpoint and version (default: follow `set_policy` call by call);
         `deadline_s` cuts each episode that far past its start (default: the engine's); `filters`
         (default: the engine's) leave trajectories out, counted in `Group.dropped`."""
-        self.session.dataset.sample(sample_id)  # an unknown id fails here, naming the dataset
+        self._check_sample(sample_id)
         if n < 1:
             raise UsageError(f"run_group: n must be ≥ 1, got {n}")
         if ace_rounds is not None and ace_rounds < 0:
@@ -186,7 +186,7 @@ class RolloutEngine:
     def environment(self, sample_id: str) -> RolloutEnvironment:
         """One episode's sandbox, Oracle tool and grader for a trainer that runs the model itself:
         `async with engine.environment(sample_id) as env: obs = await env.reset(); ...`."""
-        self.session.dataset.sample(sample_id)  # an unknown id fails here, naming the dataset
+        self._check_sample(sample_id)
         attempt = self._claim(sample_id, 1)
         return RolloutEnvironment(self.session.ctx, sample_id, attempt, episode_id(sample_id, attempt))
 
@@ -221,6 +221,14 @@ class RolloutEngine:
         out[index] = log.trajectory(
             sample_id=sample_id, attempt=attempt, episode_id=eid, group_id=group_id, result=result
         )
+
+    def _check_sample(self, sample_id: str) -> None:
+        """An unknown id fails naming the dataset; one outside the spec's split (a test sample in a train
+        session) is refused, so a trainer cannot draw from the split it reports on."""
+        self.session.dataset.sample(sample_id)
+        split = self.session.spec.split
+        if split is not None and sample_id not in self.session.sample_ids:
+            raise UsageError(f"{sample_id!r} is not in the session's split {split!r}")
 
     def _claim(self, sample_id: str, n: int) -> int:
         """The first of `n` fresh attempt numbers of `sample_id`: counted per session (engines on one
