@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -19,7 +20,7 @@ from typing import Any
 import pytest
 
 from repozero.cli import main
-from repozero.datasets import load_dataset
+from repozero.datasets import content_hash, load_dataset
 from repozero.traces import TraceReader
 from repozero.traces.records import ModelCallRecord
 
@@ -74,6 +75,19 @@ def test_fake_generate_as_written(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert {c.role for c in calls} == {"sample_writer", "case_writer", "voter"}
 
     assert main(["dataset", "validate", str(out), "--cases", "2", "--seed", "1"]) == 0
+    # a rebuild from scratch keeps what the pipeline decided: the same hash, invalid inputs not run (still
+    # `invalid_input`, not `oracle_error` or kept), and who wrote the samples
+    again = Path(shutil.copytree(out, tmp_path / "rebuilt"))
+    assert main(["dataset", "build", str(again), "--no-cache"]) == 0
+    capsys.readouterr()
+    rebuilt = load_dataset(again)
+    assert content_hash(rebuilt) == summary["content_hash"] == content_hash(load_dataset(out))
+    for before, after in zip(dataset.samples, rebuilt.samples, strict=True):
+        assert after.provenance.generation == before.provenance.generation
+        assert [(d.id, d.reason) for d in after.provenance.dropped] == [
+            (d.id, d.reason) for d in before.provenance.dropped
+        ]
+    assert any(d.reason == "invalid_input" for s in rebuilt.samples for d in s.provenance.dropped)
     run = ["run", "--dataset", str(out), "--model", "fake:steps:1", "--ace-rounds", "0", "--display", "off"]
     assert main([*run, "--out", str(tmp_path / "run"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["finished"] == 2
@@ -328,3 +342,74 @@ def test_ctrl_c_stops_cleanly_and_resumes(tmp_path: Path, capsys: pytest.Capture
         assert code == 130 and "--resume" in (proc.stderr.read() if proc.stderr else "")
     assert not out.exists()
     assert _generate(capsys, *common, "--resume")["kept"] == 2
+
+
+# -- a replay folder (one answer per file), no voters, a split: how the built-in py2js is made ----------
+
+CHECKED = '''"""Encode text with base58check, or decode it back."""
+import argparse
+
+import base58
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--text", required=True)
+parser.add_argument("--decode", default="false")
+args = parser.parse_args()
+if args.decode == "true":
+    try:
+        print(base58.b58decode_check(args.text).decode("utf-8", "replace"))
+    except ValueError as exc:
+        print(f"error: {exc}")
+else:
+    print(base58.b58encode_check(args.text.encode()).decode())
+print(base58.b58encode_int(len(args.text)).decode())
+'''
+
+
+def _folder_answers(folder: Path) -> Path:
+    answers = folder / "answers"
+    answers.mkdir(parents=True)
+    (answers / "README.md").write_text("not an answer: the name has no role\n")
+    interface = {"args": [{"name": "text", "format": "str", "required": True},
+                          {"name": "decode", "format": "bool"}], "stdin": "none", "style": "named"}  # fmt: skip
+    meta = {"interface": interface, "api_calls": ["base58.b58encode_check"], "category": "encoding"}
+    (answers / "base58-g01.sample_writer.md").write_text(
+        f"A first try.\n\n```python\nimport base58, numpy\n```\n```json\n{json.dumps(meta)}\n```\n```markdown\nx\n```\n"
+    )
+    (answers / "base58-g01.sample_writer.1.md").write_text(
+        f"Without numpy.\n\n```python\n{CHECKED}```\n```json\n{json.dumps(meta)}\n```\n```markdown\n# spec\n```\n"
+    )
+    cases = [{"argv": ["--text", t], "stdin": None, "description": t} for t in TEXTS]
+    cases += [{"argv": ["--text", c, "--decode", "true"], "stdin": None, "description": c} for c in CODES]
+    cases += [{"argv": ["--text", "x", "--decode", "maybe"], "stdin": None, "description": "not a bool"}]
+    (answers / "base58-g01.case_writer.json").write_text(json.dumps({"cases": cases}))
+    return answers
+
+
+def test_replay_folder_without_voters_in_a_split(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The answer-folder replay, `--voters none` (the measured rule; the writer's category), `--split`,
+    `--min-kept`; then `dataset stats` and `run --split` over what it wrote."""
+    answers = _folder_answers(tmp_path)
+    out = tmp_path / "ds"
+    summary = _generate(
+        capsys, "--source", "base58==2.1.1", "--model", f"fake:replay:{answers}", "--voters", "none",
+        "--files", "1", "--min-kept", "20", "--split", "train", "--repeats", "3", "--out", str(out),
+    )  # fmt: skip
+    (line,) = summary["programs"]
+    assert line["kept"] and line["rewrites"] == ["static:forbidden_import"] and line["votes"] == []
+    assert line["case_reasons"] == {"invalid_input": 1} and line["cases_kept"] >= 20
+    assert (line["api_count"], line["difficulty"], line["decided"]) == (3, "easy", "no voters: measured")
+    (sample,) = load_dataset(out).samples
+    assert (sample.split, sample.category) == ("train", "encoding")
+    assert sample.difficulty_rule.startswith("dataset generate: no voters (--voters none): the measured rule")
+    assert sample.provenance.generation.model == f"fake:replay:{answers}"  # type: ignore[union-attr]
+
+    assert main(["dataset", "stats", str(out), "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert (stats["samples"], stats["libraries"], stats["split"]) == (1, 1, {"train": 1})
+    assert stats["api_call_buckets"]["1-3"] == 1 and stats["kept_cases"]["min"] == line["cases_kept"]
+    assert main(["run", "--dataset", str(out), "--model", "fake:steps:1", "--split", "test"]) == 2
+    assert "--split 'test': no live sample" in capsys.readouterr().err
+    run = ["run", "--dataset", str(out), "--model", "fake:steps:1", "--ace-rounds", "0", "--display", "off"]
+    assert main([*run, "--split", "train", "--out", str(tmp_path / "run"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["finished"] == 1

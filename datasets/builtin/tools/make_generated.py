@@ -62,7 +62,9 @@ def libraries(name: str, only: list[str]) -> list[Path]:
 def _command(lib: Path, out: Path, settings: list[str]) -> list[str]:
     meta = tomllib.loads((lib / "library.toml").read_text(encoding="utf-8"))
     answers = (lib / "answers").relative_to(REPO)
-    source = ["--source", meta["source"]] if "source" in meta else ["--debian-package", meta["debian_package"]]
+    source = (
+        ["--source", meta["source"]] if "source" in meta else ["--debian-package", meta["debian_package"]]
+    )
     if "language" in meta:
         source += ["--language", meta["language"]]
     return [
@@ -79,7 +81,9 @@ def generate(lib: Path, build: Path, settings: list[str]) -> dict:
     started = time.monotonic()
     done = subprocess.run(_command(lib, out, settings), cwd=REPO, capture_output=True, text=True)
     if done.returncode != 0:
-        sys.exit(f"make_generated: {lib.name}: dataset generate exited {done.returncode}\n{done.stderr[-4000:]}")
+        sys.exit(
+            f"make_generated: {lib.name}: dataset generate exited {done.returncode}\n{done.stderr[-4000:]}"
+        )
     summary = json.loads(done.stdout)
     for key in _VOLATILE:
         summary.pop(key, None)
@@ -105,7 +109,9 @@ def assemble(name: str, libs: list[Path], build: Path, dest: Path) -> str:
     info = DatasetInfo(name=name, version="1", description=DESCRIPTIONS[name])
     write_dataset_info(dest, info)
     digest = content_hash(load_dataset(dest))
-    write_dataset_info(dest, DatasetInfo(name=name, version="1", description=DESCRIPTIONS[name], content_hash=digest))
+    write_dataset_info(
+        dest, DatasetInfo(name=name, version="1", description=DESCRIPTIONS[name], content_hash=digest)
+    )
     return digest
 
 
@@ -123,13 +129,17 @@ def _swap_in(built: Path, target: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("name", choices=sorted(DESCRIPTIONS))
-    parser.add_argument("--only", nargs="+", default=[], metavar="LIB", help="these libraries (a partial build)")
+    parser.add_argument(
+        "--only", nargs="+", default=[], metavar="LIB", help="these libraries (a partial build)"
+    )
     parser.add_argument("--jobs", type=int, default=2, help="libraries generated at once (default 2)")
     parser.add_argument("--check", action="store_true", help="build in a scratch folder; compare the hash")
     parser.add_argument("--config", help="passed to repozero (e.g. an empty oracle cache)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="passed to repozero")
     args = parser.parse_args(argv)
-    settings = (["--config", args.config] if args.config else []) + [x for s in args.set for x in ("--set", s)]
+    settings = (["--config", args.config] if args.config else []) + [
+        x for s in args.set for x in ("--set", s)
+    ]
     target = BUILTIN / args.name
     libs = libraries(args.name, args.only)
     started, cpu = time.monotonic(), os.times()
@@ -148,7 +158,11 @@ def main(argv: list[str] | None = None) -> int:
           f"(CPU {children + spent.user - cpu.user:.0f} s)")  # fmt: skip
     print(f"content_hash: {digest}")
     if args.check or args.only:
-        committed = (target / "dataset.toml").read_text(encoding="utf-8") if (target / "dataset.toml").exists() else ""
+        committed = (
+            (target / "dataset.toml").read_text(encoding="utf-8")
+            if (target / "dataset.toml").exists()
+            else ""
+        )
         same = f'"{digest}"' in committed
         print("matches the committed dataset.toml" if same else "differs from the committed dataset.toml")
         return 0 if same or args.only else 1
