@@ -72,6 +72,11 @@ class EndpointConfig(Record, kw_only=True):
     extra_body: dict[str, Any] = {}
     """Sent with every request, e.g. `{return_token_ids = true, logprobs = true, top_logprobs = 0}`."""
     headers: dict[str, str] = {}
+    """Sent with every request. Their values are written and printed as `<redacted>` (manifest, `config
+    show`, sweep folders); a secret belongs in `headers_env`."""
+    headers_env: dict[str, str] = {}
+    """Header name → the environment variable holding its value, e.g. `{ Authorization = "MY_TOKEN" }`
+    (the variable holds `Bearer sk-…`); read when the client is made, as `api_key_env` is."""
     max_tokens_field: Literal["max_tokens", "max_completion_tokens"] = "max_tokens"
     reasoning_history: Literal["keep", "drop", "last_only", "inline"] = "keep"
     """Earlier assistant turns' reasoning in the next request: `keep` sends every turn's back (the model's

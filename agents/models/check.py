@@ -76,7 +76,7 @@ async def _probe(client: EndpointClient, index: int, results: list[ReplicaCheck]
     replica = client.replicas.replicas[index]
     context = None
     if client.config.api == "openai":
-        context = await max_model_len(client.pool, client.config, replica.url, timeout_s)
+        context = await max_model_len(client.pool, client.config, replica.base, timeout_s)
     warning = budget_warning(client.name, client.config, context) if context is not None else None
     result = await _answer(client, replica)
     results.append(

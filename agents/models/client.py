@@ -24,7 +24,7 @@ from repozero.agents.models.anthropic import AnthropicCodec
 from repozero.agents.models.budget import MAX_REFITS, TokenBudget, TokenLimit, explain_overflow, read_limit
 from repozero.agents.models.codec import BadResponse, Codec, Parsed, StreamBroken
 from repozero.agents.models.completions import CompletionsCodec
-from repozero.agents.models.endpoint_settings import api_key, check_endpoint
+from repozero.agents.models.endpoint_settings import api_key, check_endpoint, with_env_headers
 from repozero.agents.models.errors import ModelConfigError, ModelRequestError, ModelUnavailableError
 from repozero.agents.models.http import HttpPool, HttpReply, transport_errors
 from repozero.agents.models.openai import OpenAICodec
@@ -72,6 +72,7 @@ class EndpointClient:
 
     def __init__(self, name: str, config: EndpointConfig, pool: HttpPool) -> None:
         check_endpoint(name, config)
+        config = with_env_headers(name, config)
         self.name, self.config, self.pool = name, config, pool
         key = api_key(name, config)
         self.codec: Codec = (

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 
+import msgspec
+
 from repozero.agents.config import EndpointConfig
 from repozero.agents.models.pricing import check_prices
 from repozero.errors import ConfigError
 
-__all__ = ["api_key", "check_endpoint"]
+__all__ = ["api_key", "check_endpoint", "with_env_headers"]
 
 
 def check_endpoint(name: str, config: EndpointConfig) -> None:
@@ -41,3 +43,18 @@ def api_key(name: str, config: EndpointConfig) -> str | None:
             f"endpoints.{name}.api_key_env: environment variable {config.api_key_env} is not set"
         )
     return key
+
+
+def with_env_headers(name: str, config: EndpointConfig) -> EndpointConfig:
+    """`config` with each `headers_env` header's value read from its environment variable (over `headers`)."""
+    if not config.headers_env:
+        return config
+    headers = dict(config.headers)
+    for header, variable in config.headers_env.items():
+        value = os.environ.get(variable, "")
+        if not value:
+            raise ConfigError(
+                f"endpoints.{name}.headers_env.{header}: environment variable {variable} is not set"
+            )
+        headers[header] = value
+    return msgspec.structs.replace(config, headers=headers)

@@ -14,6 +14,7 @@ import time
 import httpx
 
 from repozero.log import get_logger
+from repozero.redact import redact_url
 
 __all__ = ["Replica", "ReplicaSet"]
 
@@ -21,10 +22,13 @@ log = get_logger(__name__)
 
 
 class Replica:
-    """One base URL and its health."""
+    """One base URL and its health. `url` names it wherever it is shown or recorded (logs, traces,
+    `endpoints check`): credentials in the URL (user-info, `?key=`) are redacted there; `base` is the URL
+    as configured, for requests only."""
 
     def __init__(self, url: str, path: str) -> None:
-        self.url = url
+        self.base = url
+        self.url = redact_url(url)
         self.target = httpx.URL(url.rstrip("/") + "/" + path)
         self.failures = 0
         self.ejected_until = 0.0
@@ -51,7 +55,7 @@ class ReplicaSet:
             return min(self.replicas, key=lambda r: r.ejected_until)
         if session is None:
             return healthy[next(self._turn) % len(healthy)]
-        return max(healthy, key=lambda r: _weight(session, r.url))
+        return max(healthy, key=lambda r: _weight(session, r.base))
 
     def failed(self, replica: Replica, reason: str) -> None:
         """A connection error, timeout or 5xx from `replica`."""

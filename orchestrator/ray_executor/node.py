@@ -103,7 +103,9 @@ class NodeRunner:
         unstored: list[str] = []
         error = ""
         try:
-            jobs = [msgspec.structs.replace(j, config=from_env(j.config, dict(os.environ))) for j in self._jobs]
+            jobs = [
+                msgspec.structs.replace(j, config=from_env(j.config, dict(os.environ))) for j in self._jobs
+            ]
             async with open_node_sessions(jobs, self.node, unstored) as cells:
                 self._cells = cells
                 self._open_s = time.monotonic() - self._made

@@ -15,7 +15,12 @@ from repozero.config import config_data, config_to_toml
 
 def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     commands = group(subparsers, "config", "inspect the configuration", parent)
-    show = add_command(commands, "show", "print the effective config as TOML (or JSON with --json), credentials redacted", parent)
+    show = add_command(
+        commands,
+        "show",
+        "print the effective config as TOML (or JSON with --json), credentials redacted",
+        parent,
+    )
     show.add_argument("--json", action="store_true", help="print JSON instead of TOML")
     show.set_defaults(func=_show)
 
