@@ -16,7 +16,9 @@ then puts every library's samples side by side in one dataset (the sample folder
 byte for byte), adds the gold ports from `generation/LIB/gold/ID/`, and computes the content hash. Each
 library's summary is kept in `generation/LIB/summary.json` (what was kept and dropped and why, for
 docs/builtin-datasets.md). The dataset is written beside the old one and swapped in only when whole;
-`--check` builds it in a scratch folder instead and says whether the hash matches the committed one.
+`--check` builds it in a scratch folder instead and says whether the hash matches the committed one (with
+`--only`, whether every rebuilt sample's hash matches its committed sample's); `--table` prints the
+per-library table of docs/builtin-datasets.md from the summaries.
 """
 
 from __future__ import annotations
@@ -126,6 +128,56 @@ def _swap_in(built: Path, target: Path) -> None:
         os.replace(built / part, old)
 
 
+def _compare(name: str, libs: list[Path], dest: Path, digest: str, partial: bool) -> bool:
+    """Whether the build equals the committed dataset: its hash, or (a partial build) every built sample's."""
+    from repozero.datasets import load_dataset, sample_hash
+
+    target = BUILTIN / name
+    if not (target / "dataset.toml").is_file():
+        print(f"no committed dataset at {target}")
+        return False
+    committed = load_dataset(target)
+    if not partial:
+        same = committed.info.content_hash == digest
+        print(
+            "matches the committed dataset.toml"
+            if same
+            else f"differs: committed {committed.info.content_hash}"
+        )
+        return same
+    built = load_dataset(dest)
+    pins = {tomllib.loads((lib / "library.toml").read_text(encoding="utf-8"))["source"] for lib in libs}
+    wanted = {s.id for s in committed.samples if s.source.package in pins}
+    differing = sorted(wanted ^ {s.id for s in built.samples}) + sorted(
+        s.id
+        for s in built.samples
+        if s.id in wanted and sample_hash(built, s.id) != sample_hash(committed, s.id)
+    )
+    print(
+        f"{len(built.samples)} samples rebuilt; "
+        + (f"differing: {', '.join(differing)}" if differing else "all match")
+    )
+    return not differing
+
+
+def table(name: str) -> str:
+    """docs/builtin-datasets.md's table: per library, programs written, kept, and dropped by reason."""
+    rows = ["| library | split | programs | kept | rewrites | programs dropped | cases proposed | kept | dropped by reason |",
+            "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for lib in libraries(name, []):
+        meta = tomllib.loads((lib / "library.toml").read_text(encoding="utf-8"))
+        summary = json.loads((lib / "summary.json").read_text(encoding="utf-8"))
+        rewrites = sum(len(p["rewrites"]) for p in summary["programs"])
+        gone = ", ".join(f"{p['id']}: {p['reason']}" for p in summary["programs"] if not p["kept"]) or "—"
+        cases = summary["cases"]
+        reasons = ", ".join(
+            f"{k.removeprefix('dropped:')} {v}" for k, v in cases.items() if k.startswith("dropped:")
+        )
+        rows.append(f"| {meta['source']} | {meta['split']} | {summary['files']} | {summary['kept']} | {rewrites} | "
+                    f"{gone} | {cases.get('proposed', 0)} | {cases.get('kept', 0)} | {reasons or '—'} |")  # fmt: skip
+    return "\n".join(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("name", choices=sorted(DESCRIPTIONS))
@@ -133,14 +185,19 @@ def main(argv: list[str] | None = None) -> int:
         "--only", nargs="+", default=[], metavar="LIB", help="these libraries (a partial build)"
     )
     parser.add_argument("--jobs", type=int, default=2, help="libraries generated at once (default 2)")
-    parser.add_argument("--check", action="store_true", help="build in a scratch folder; compare the hash")
+    parser.add_argument(
+        "--check", action="store_true", help="build in a scratch folder; compare with the committed"
+    )
+    parser.add_argument("--table", action="store_true", help="print the per-library table from the summaries")
     parser.add_argument("--config", help="passed to repozero (e.g. an empty oracle cache)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="passed to repozero")
     args = parser.parse_args(argv)
+    if args.table:
+        print(table(args.name))
+        return 0
     settings = (["--config", args.config] if args.config else []) + [
         x for s in args.set for x in ("--set", s)
     ]
-    target = BUILTIN / args.name
     libs = libraries(args.name, args.only)
     started, cpu = time.monotonic(), os.times()
     with tempfile.TemporaryDirectory(prefix=f"make-{args.name}-") as tmp:
@@ -149,24 +206,16 @@ def main(argv: list[str] | None = None) -> int:
             summaries = list(pool.map(lambda lib: generate(lib, build, settings), libs))
         dest = Path(tmp) / args.name
         digest = assemble(args.name, libs, build, dest)
+        same = _compare(args.name, libs, dest, digest, bool(args.only)) if args.check or args.only else True
         if not args.check and not args.only:
-            _swap_in(dest, target)
+            _swap_in(dest, BUILTIN / args.name)
     spent = os.times()
     children = (spent.children_user - cpu.children_user) + (spent.children_system - cpu.children_system)
     kept = sum(s["kept"] for s in summaries)
     print(f"{args.name}: {kept} samples from {len(libs)} libraries in {time.monotonic() - started:.0f} s "
-          f"(CPU {children + spent.user - cpu.user:.0f} s)")  # fmt: skip
+          f"(CPU of the commands and their children: {children + spent.user - cpu.user:.0f} s)")  # fmt: skip
     print(f"content_hash: {digest}")
-    if args.check or args.only:
-        committed = (
-            (target / "dataset.toml").read_text(encoding="utf-8")
-            if (target / "dataset.toml").exists()
-            else ""
-        )
-        same = f'"{digest}"' in committed
-        print("matches the committed dataset.toml" if same else "differs from the committed dataset.toml")
-        return 0 if same or args.only else 1
-    return 0
+    return 0 if same or not args.check else 1
 
 
 if __name__ == "__main__":
