@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import random
 import sys
+import urllib.parse
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -81,6 +82,12 @@ def big_runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     return [base / "A", base / "B"]
 
 
+def _client(url: str) -> httpx.AsyncClient:
+    """A client of the viewer at `url` (as printed: `http://127.0.0.1:P/?token=T`), sending its token."""
+    base, _, query = url.partition("?")
+    return httpx.AsyncClient(base_url=base, params=dict(urllib.parse.parse_qsl(query)))
+
+
 async def _get(client: httpx.AsyncClient, path: str, expect: int = 200, **params: Any) -> Any:
     response = await client.get(path, params=params)
     assert response.status_code == expect, response.text[:500]
@@ -90,7 +97,7 @@ async def _get(client: httpx.AsyncClient, path: str, expect: int = 200, **params
 @pytest.mark.anyio
 async def test_ten_thousand_episodes_paginate_and_filter(big_runs: list[Path]) -> None:
     with anyio.fail_after(60):
-        async with running(ViewerIndex(big_runs)) as url, httpx.AsyncClient(base_url=url) as client:
+        async with running(ViewerIndex(big_runs)) as url, _client(url) as client:
             runs = await _get(client, "/api/runs")
             assert [(r["key"], r["run_id"], r["episodes"]) for r in runs] == [
                 ("0", "A", 10_003),
@@ -129,9 +136,50 @@ async def test_ten_thousand_episodes_paginate_and_filter(big_runs: list[Path]) -
 
 
 @pytest.mark.anyio
+async def test_requests_without_the_token_are_refused(big_runs: list[Path]) -> None:
+    paths = ["/", "/static/viewer.js", "/api/runs", "/api/matrix", "/api/episodes?run=0", "/api/episode?run=0&id=full-ep1"]  # fmt: skip
+    with anyio.fail_after(60):
+        async with running(ViewerIndex(big_runs)) as url, running(ViewerIndex(big_runs[1:])) as other:
+            base, _, query = url.partition("?")
+            token = urllib.parse.parse_qs(query)["token"][0]
+            other_token = urllib.parse.parse_qs(other.partition("?")[2])["token"][0]
+            assert len(token) >= 40 and token != other_token  # random per server
+            port = urllib.parse.urlsplit(base).port
+            cookie = f"repozero-viewer-{port}"
+            refused = [
+                {},
+                {"params": {"token": ""}},
+                {"params": {"token": other_token}},
+                {"params": {"token": token[:-1]}},
+                {"headers": {"Authorization": f"token {other_token}"}},
+                {"headers": {"Authorization": f"Bearer {token}"}},  # not our scheme
+                {"headers": {"Cookie": f"{cookie}={other_token}"}},
+                {"headers": {"Cookie": f"repozero-viewer-{port + 1}={token}"}},  # another port's cookie
+            ]
+            async with httpx.AsyncClient(base_url=base) as client:
+                for path in paths:
+                    for how in refused:
+                        response = await client.get(path, **how)
+                        assert response.status_code == 403, (path, how)
+                        assert "full-ep1" not in response.text and "viewer.js" not in response.text
+                for path in paths:  # the same requests with the token: query, header, or the page's cookie
+                    with_token = f"{path}{'&' if '?' in path else '?'}token={token}"
+                    assert (await client.get(with_token)).status_code == 200, path
+                    assert (
+                        await client.get(path, headers={"Authorization": f"token {token}"})
+                    ).status_code == 200
+            async with httpx.AsyncClient(base_url=base) as browser:
+                page = await browser.get(url)  # the printed URL sets the cookie the page's requests carry
+                assert page.status_code == 200 and "HttpOnly" in page.headers["set-cookie"]
+                assert "SameSite=Strict" in page.headers["set-cookie"]
+                assert (await browser.get("/api/runs")).status_code == 200
+                assert (await browser.get("/static/viewer.js")).status_code == 200
+
+
+@pytest.mark.anyio
 async def test_one_episode_and_the_page_itself(big_runs: list[Path]) -> None:
     with anyio.fail_after(60):
-        async with running(ViewerIndex(big_runs)) as url, httpx.AsyncClient(base_url=url) as client:
+        async with running(ViewerIndex(big_runs)) as url, _client(url) as client:
             episode = await _get(client, "/api/episode", run="0", id="full-ep1")
             assert episode["episode"]["episode_id"] == "full-ep1"
             (round0,) = episode["rounds"]
@@ -154,7 +202,7 @@ async def test_a_real_run_shows_diffs_and_no_hidden_case(tmp_path_factory: pytes
     helper = _load("test_traces_export_run")
     run_dir = helper.canary_run(tmp_path_factory.getbasetemp())
     with anyio.fail_after(60):
-        async with running(ViewerIndex([run_dir])) as url, httpx.AsyncClient(base_url=url) as client:
+        async with running(ViewerIndex([run_dir])) as url, _client(url) as client:
             texts = [(await client.get(p)).text for p in ("/api/runs", "/api/matrix", "/api/episodes?run=0")]
             episodes = {}
             for e in (await _get(client, "/api/episodes", run="0"))["episodes"]:

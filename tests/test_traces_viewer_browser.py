@@ -57,7 +57,7 @@ def viewer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
-        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        found = re.search(r"http://127\.0\.0\.1:\d+/\?token=[\w-]+", line)
         assert found, f"no URL in {line!r}"
         yield found.group(0)
     finally:

@@ -7,11 +7,17 @@ small JSON endpoints, a page of episodes or one episode at a time, so it stays q
     GET /api/episodes?run=K&status=&sample=&min_reward=&max_reward=&rounds=&sort=&offset=&limit=
     GET /api/episode?run=K&id=EPISODE      one episode's timeline (decoded from its byte range)
     GET /api/matrix                        sample × run: attempts, solved, best reward
+
+Every request needs the server's random token, as Jupyter's do: in the printed URL (`/?token=T`), then a
+cookie the page's response sets (named by the port), or an `Authorization: token T` header. Without it,
+or with a wrong one: 403, nothing served (another local user cannot read the traces).
 """
 
 from __future__ import annotations
 
+import hmac
 import os
+import secrets
 import signal
 import sys
 from collections import OrderedDict
@@ -30,7 +36,7 @@ from repozero.log import get_logger
 from .index import EpisodeQuery, ViewerIndex
 from .timeline import episode_view
 
-__all__ = ["make_app", "running", "serve"]
+__all__ = ["TOKEN_COOKIE", "make_app", "running", "serve"]
 
 log = get_logger("repozero.traces.viewer")
 
@@ -38,6 +44,8 @@ STATIC = Path(__file__).parent
 _ASSETS = {"viewer.js": "text/javascript", "viewer.css": "text/css"}
 _CACHED_EPISODES = 32
 _encode = msgspec.json.Encoder().encode
+TOKEN_COOKIE = "repozero-viewer-{port}"
+"""The cookie holding the token; by port, as cookies are shared by every port of a host."""
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -101,8 +109,42 @@ async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
         return _json({"error": str(exc)}, 500)
 
 
-def make_app(index: ViewerIndex) -> web.Application:
-    app, view = web.Application(middlewares=[_errors]), ViewerApp(index)
+def _token_check(token: str) -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:
+    """The middleware refusing (403) a request without `token`; the page's response sets its cookie."""
+    expected = token.encode()
+
+    def given(request: web.Request, cookie: str) -> tuple[str, str]:
+        header = request.headers.get("Authorization", "")
+        for where, value in (
+            ("query", request.query.get("token", "")),
+            ("header", header.removeprefix("token ") if header.startswith("token ") else ""),
+            ("cookie", request.cookies.get(cookie, "")),
+        ):
+            if value:
+                return where, value
+        return "", ""
+
+    @web.middleware
+    async def check(request: web.Request, handler: Handler) -> web.StreamResponse:
+        cookie = TOKEN_COOKIE.format(port=request.url.port)
+        where, value = given(request, cookie)
+        if not hmac.compare_digest(value.encode(), expected):
+            log.warning("viewer_request_refused", path=request.path, token="wrong" if value else "none")
+            return _json(
+                {"error": "403: open the URL `repozero traces view` printed (it holds the token)"}, 403
+            )
+        response = await handler(request)
+        if where == "query":
+            response.set_cookie(cookie, token, httponly=True, samesite="Strict", path="/")
+        return response
+
+    return check
+
+
+def make_app(index: ViewerIndex, token: str) -> web.Application:
+    """The viewer's routes over `index`; every request must carry `token` (module docstring)."""
+    app = web.Application(middlewares=[_token_check(token), _errors])
+    view = ViewerApp(index)
     app.router.add_get("/", view.page)
     app.router.add_get("/static/{name}", view.asset)
     app.router.add_get("/api/runs", view.runs)
@@ -114,8 +156,12 @@ def make_app(index: ViewerIndex) -> web.Application:
 
 @asynccontextmanager
 async def running(index: ViewerIndex, port: int = 0) -> AsyncIterator[str]:
-    """Serve on 127.0.0.1:`port` (0: any free port) on the current loop; yields the page's URL."""
-    runner = web.AppRunner(make_app(index), handle_signals=False, access_log=None, shutdown_timeout=1.0)
+    """Serve on 127.0.0.1:`port` (0: any free port) on the current loop with a fresh random token;
+    yields the page's URL, token included (`http://127.0.0.1:P/?token=T`)."""
+    token = secrets.token_urlsafe(32)
+    runner = web.AppRunner(
+        make_app(index, token), handle_signals=False, access_log=None, shutdown_timeout=1.0
+    )
     await runner.setup()
     try:
         site = web.TCPSite(runner, "127.0.0.1", port)
@@ -123,7 +169,7 @@ async def running(index: ViewerIndex, port: int = 0) -> AsyncIterator[str]:
             await site.start()
         except OSError as exc:
             raise UsageError(f"--port {port}: cannot listen on 127.0.0.1: {exc.strerror}") from None
-        yield f"http://127.0.0.1:{runner.addresses[0][1]}/"
+        yield f"http://127.0.0.1:{runner.addresses[0][1]}/?token={token}"
     finally:
         with anyio.CancelScope(shield=True):
             await runner.cleanup()
@@ -135,7 +181,7 @@ async def serve(paths: Iterable[str | os.PathLike[str]], port: int) -> None:
     async with running(index, port) as url:
         episodes = sum(len(r.episodes) for r in index.runs.values())
         print(f"viewer: {url}  ({len(index.runs)} runs, {episodes} episodes; Ctrl-C stops)", flush=True)
-        log.info("viewer_listening", url=url, runs=len(index.runs), episodes=episodes)
+        log.info("viewer_listening", url=url.partition("?")[0], runs=len(index.runs), episodes=episodes)
         with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async for _ in signals:
                 print("viewer: stopped", file=sys.stderr, flush=True)

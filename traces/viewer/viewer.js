@@ -22,9 +22,12 @@ function h(tag, attrs, ...children) {
   return el;
 }
 
+const TOKEN = new URLSearchParams(location.search).get("token") || "";
+
 async function api(path, params) {
   const query = new URLSearchParams(params || {}).toString();
-  const res = await fetch(`/api/${path}${query ? "?" + query : ""}`);
+  const headers = TOKEN ? { Authorization: `token ${TOKEN}` } : {};
+  const res = await fetch(`/api/${path}${query ? "?" + query : ""}`, { headers });
   const body = await res.json();
   if (!res.ok) throw new Error(body.error || res.statusText);
   return body;
