@@ -29,6 +29,7 @@ from typing import Any
 import anyio
 import msgspec
 from aiohttp import web
+from aiohttp.typedefs import Middleware
 
 from repozero.errors import RepoZeroError, UsageError
 from repozero.log import get_logger
@@ -109,7 +110,7 @@ async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
         return _json({"error": str(exc)}, 500)
 
 
-def _token_check(token: str) -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:
+def _token_check(token: str) -> Middleware:
     """The middleware refusing (403) a request without `token`; the page's response sets its cookie."""
     expected = token.encode()
 
