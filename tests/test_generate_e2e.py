@@ -413,3 +413,26 @@ def test_replay_folder_without_voters_in_a_split(tmp_path: Path, capsys: pytest.
     run = ["run", "--dataset", str(out), "--model", "fake:steps:1", "--ace-rounds", "0", "--display", "off"]
     assert main([*run, "--split", "train", "--out", str(tmp_path / "run"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["finished"] == 1
+
+
+def test_fake_generate_plays_a_debian_package(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`fake:generate` on cJSON: c2rust-lite's own programs kept, then each failure kind of the Python demo
+    (a forbidden header, a crash on every input, a clock read, too few surviving inputs) at its stage."""
+    out = tmp_path / "cjson"
+    summary = _generate(
+        capsys, "--debian-package", "libcjson-dev", "--model", "fake:generate", "--files", "4", "--out", str(out)
+    )  # fmt: skip
+    programs = {p["id"]: p for p in summary["programs"]}
+    g1, g2, g3, g4 = (programs[f"libcjson-dev-g0{k}"] for k in range(1, 5))
+    assert [g1["kept"], g2["kept"], summary["kept"]] == [True, True, 2]
+    assert g1["decided"] == g2["decided"] == "2 of 3 voters"
+    assert g3["rewrites"] == ["static:forbidden_import", "validation:too_few_runs"]
+    assert (g3["stage"], g3["reason"], list(g3["case_reasons"])) == (
+        "filter",
+        "too_few_kept",
+        ["nondeterministic"],
+    )
+    assert (g4["stage"], g4["reason"], g4["cases_kept"]) == ("filter", "too_few_kept", 7)
+    dataset = load_dataset(out)
+    assert {s.subset for s in dataset.samples} == {"c2rust"}
+    assert all(s.target.entry[0].startswith("target/release/libcjson_dev_g0") for s in dataset.samples)

@@ -1,5 +1,6 @@
 """`fake:generate`: a scripted model for `repozero dataset generate` — it plays the sample writer, the case
-writer and the voters for the packages the served dataset (py2js-lite) uses.
+writer and the voters for the packages the served dataset uses (py2js-lite's PyPI packages; c2rust-lite's
+Debian packages when the run generates from one, `--debian-package`).
 
 Program slot k of a package (the header's `slot`) gets, in order: the dataset's own test programs of that
 package (slots 1 and 2, cycling when it has one), then slot 3 — a program importing a module that is neither
@@ -7,7 +8,10 @@ the package nor stdlib (rejected before running), rewritten as one that crashes 
 validation), rewritten as one that prints a timestamp (every case nondeterministic) — then slot 4, one that
 fails on most of its own proposed inputs (too few surviving cases); later slots cycle the good programs.
 Voters agree on slot 1 but voter 3 answers malformed JSON every time (an abstention); on later slots one
-voter dissents, so every kept difficulty comes from a 2-of-3 vote.
+voter dissents, so every kept difficulty comes from a 2-of-3 vote. A C/C++ program's failures are the good
+program with a first statement put in front of its `main` body (and, for the forbidden one, a header that is
+neither the library's nor the standard library's), so each still calls the library as far as the static
+checks can see.
 """
 
 from __future__ import annotations
@@ -74,13 +78,17 @@ class GeneratePolicy:
         program = (folder / "program" / good.test_program.path).read_text(encoding="utf-8")
         interface: dict[str, Any] = json.loads(json_encoder.encode(good.interface))
         spec = (folder / good.api_spec).read_text(encoding="utf-8")
-        if kind != "good":
+        language = good.test_program.language
+        if kind != "good" and language == "python":
             program, interface = _broken(kind, program), _NUMBER
             spec = f"# {kind} program\n\nTakes `--number N` and prints one line.\n"
+        elif kind != "good":
+            program, interface = _broken_native(kind, program), _FREE
+            spec = f"# {kind} program\n\nTakes one number as its argument and prints one line.\n"
         meta = {"interface": interface, "api_calls": []}
         return (
             f"Program for slot {slot}.\n\n"
-            + _fenced("python", program)
+            + _fenced(language, program)
             + _fenced("json", json.dumps(meta, ensure_ascii=False))
             + _fenced("markdown", spec)
         )
@@ -89,12 +97,13 @@ class GeneratePolicy:
     def _cases(self, shelf: SampleShelf, goods: list[Sample], request: ChatRequest) -> str:
         first = next((m.text for m in request.messages if m.role == "user"), "")
         count = int(m.group(1)) if (m := _COUNT.search(first)) else 60
+        flag = ["--number"] if goods[0].test_program.language == "python" else []
         if "fake:generate too-few" in first:
-            cases = [{"argv": ["--number", v], "stdin": None, "description": "integer"} for v in _TOO_FEW]
+            cases = [{"argv": [*flag, v], "stdin": None, "description": "integer"} for v in _TOO_FEW]
         elif "fake:generate " in first:
-            cases = [{"argv": ["--number", str(n)], "stdin": None, "description": "n"} for n in range(1, 40)]
+            cases = [{"argv": [*flag, str(n)], "stdin": None, "description": "n"} for n in range(1, 40)]
         else:
-            good = next((g for g in goods if f"```python\n{_program_text(shelf, g)}" in first), goods[0])
+            good = next((g for g in goods if f"\n{_program_text(shelf, g)}" in first), goods[0])
             cases = _inputs(good)
         return _fenced("json", json.dumps({"cases": cases[:count]}, ensure_ascii=False))
 
@@ -138,6 +147,7 @@ def _inputs(sample: Sample) -> list[dict[str, Any]]:
 
 _NUMBER = {"args": [{"name": "number", "format": "str", "required": True, "description": "a number"}],
            "stdin": "none", "style": "named"}  # fmt: skip
+_FREE = {"args": [], "stdin": "optional", "style": "free"}
 _TOO_FEW = ["1", "2", "3", "4", "5", "6", "7", "x", "y", "z", "one", "two", "", "1.5", "III"]
 """Seven integers (they run) and eight non-integers (they fail): 7 cases survive, fewer than 10."""
 
@@ -173,3 +183,31 @@ def _broken(kind: str, good: str) -> str:
         ),
     }
     return head + bodies[kind]
+
+
+_MAIN = re.compile(r"\bint\s+main\s*\([^)]*\)\s*\{")
+_NATIVE_FIRST = {
+    "forbidden": "",
+    "crash": "return 3; /* crashes on every input */",
+    "timestamp": (
+        "{ struct timespec now_; clock_gettime(CLOCK_REALTIME, &now_); "
+        'printf("%ld.%09ld %s\\n", (long)now_.tv_sec, now_.tv_nsec, argc > 1 ? argv[1] : ""); return 0; }'
+    ),
+    "too-few": (
+        "if (argc < 2 || argv[1][0] < '0' || argv[1][0] > '9' || argv[1][1] != 0) return 1; "
+        'printf("%s\\n", argv[1]); return 0; /* a non-digit fails */'
+    ),
+}
+
+
+def _broken_native(kind: str, good: str) -> str:
+    """The good C/C++ program with a first statement in `main` that makes it fail as `kind` says."""
+    found = _MAIN.search(good)
+    if found is None:
+        raise ValueError("no main() in the good program")
+    head = f"/* fake:generate {kind} program */\n#include <stdio.h>\n#include <time.h>\n"
+    if kind == "forbidden":
+        head += "#include <zlib.h>\n"
+    main = "int main(int argc, char **argv) {"  # named, so the first statement may read them
+    body = good[: found.start()] + main + "\n    " + _NATIVE_FIRST[kind] + good[found.end() :]
+    return head + body

@@ -15,6 +15,7 @@ import anyio
 
 from repozero.agents.fakellm import fake_policy
 from repozero.config import Config
+from repozero.datasets import load_dataset
 from repozero.log import get_logger, run_log
 from repozero.oracle import open_oracle
 from repozero.oracle.actor import Oracle
@@ -34,7 +35,11 @@ from repozero.records import Record
 from repozero.traces import TraceSink, TraceWriter
 from repozero.wiring import ModelProvider, open_model
 
-__all__ = ["generate_dataset"]
+__all__ = ["NATIVE_DATASET", "generate_dataset"]
+
+NATIVE_DATASET = "builtin:c2rust-lite"
+"""What a `fake:` model serves when the run generates from a Debian package (`fake:generate` scripts its
+packages; the default, py2js-lite, has the PyPI ones)."""
 
 log = get_logger(__name__)
 
@@ -63,7 +68,7 @@ async def generate_dataset(
     with run_log(state.root):
         async with (
             open_oracle(config.oracle, sandbox=config.sandbox) as oracle,
-            _providers(config, names, settings.seed) as providers,
+            _providers(config, names, settings) as providers,
             _trace_writer(config, state) as own,
         ):
             ctx = GenContext(
@@ -81,12 +86,17 @@ async def generate_dataset(
 
 
 @asynccontextmanager
-async def _providers(config: Config, names: list[str], seed: int) -> AsyncIterator[dict[str, ModelProvider]]:
+async def _providers(
+    config: Config, names: list[str], settings: GenerateSettings
+) -> AsyncIterator[dict[str, ModelProvider]]:
     """Every distinct model the run names, opened (nested, one after another)."""
     if not names:
         yield {}
         return
-    async with _open(config, names[0], seed) as first, _providers(config, names[1:], seed) as rest:
+    async with (
+        _open(config, names[0], settings) as first,
+        _providers(config, names[1:], settings) as rest,
+    ):
         yield {names[0]: first, **rest}
 
 
@@ -101,15 +111,20 @@ async def _trace_writer(config: Config, state: GenerateState) -> AsyncIterator[l
         yield [writer]
 
 
-def _open(config: Config, name: str, seed: int) -> AbstractAsyncContextManager[ModelProvider]:
-    """A model by name; a `fake:POLICY` one gets the run's latency (`run.fake_latency_ms`) and seed."""
+def _open(
+    config: Config, name: str, settings: GenerateSettings
+) -> AbstractAsyncContextManager[ModelProvider]:
+    """A model by name; a `fake:POLICY` one gets the run's latency (`run.fake_latency_ms`) and seed, and
+    serves c2rust-lite (whose Debian packages `fake:generate` scripts) when the run generates from C/C++."""
     fake: dict[str, object] = {}
-    if fake_policy(name) is not None:
-        fake = {
-            "seed": seed,
-            **({"latency_ms": config.run.fake_latency_ms} if config.run.fake_latency_ms else {}),
-        }
-    return open_model(config, name, None, **fake)
+    if fake_policy(name) is None:
+        return open_model(config, name, None)
+    fake = {
+        "seed": settings.seed,
+        **({"latency_ms": config.run.fake_latency_ms} if config.run.fake_latency_ms else {}),
+    }
+    served = load_dataset(NATIVE_DATASET) if settings.language != "python" else None
+    return open_model(config, name, served, **fake)
 
 
 async def _api(

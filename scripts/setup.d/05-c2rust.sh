@@ -10,9 +10,13 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 log() { printf '[setup c2rust] %s\n' "$*" >&2; }
 
 # gcc/g++: compile test programs; libc6-dev comes with them. The libraries: two the public C2Rust benchmark
-# uses (header-only C++: date, hopscotch-map) and two plain C ones (cJSON, inih).
+# uses (header-only C++: date, hopscotch-map) and two plain C ones (cJSON, inih); then those of builtin:c2rust
+# (header-only C++: utfcpp, cxxopts, nlohmann-json, glm, msgpack-cxx, fmt, rapidjson; C: xxhash, libmd, jansson,
+# iniparser, libbsd, libcsv).
 PACKAGES=(gcc g++ libc6-dev libcjson-dev libinih-dev libhowardhinnant-date-dev libtsl-hopscotch-map-dev
-          rustc-web cargo-web)
+          rustc-web cargo-web
+          libutfcpp-dev libcxxopts-dev nlohmann-json3-dev libglm-dev libmsgpack-cxx-dev libfmt-dev rapidjson-dev
+          libxxhash-dev libmd-dev libjansson-dev libiniparser-dev libbsd-dev libcsv-dev)
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
