@@ -26,7 +26,9 @@ from repozero.oracle.config import OracleConfig, cache_root
 from repozero.oracle.docker_env import DockerVenvProvider
 from repozero.oracle.filter import FilterItem, run_filter
 from repozero.oracle.groups import plain_errors
-from repozero.oracle.records import EnvSpec, Fingerprint, GroundTruthRequest, Verdict
+from repozero.oracle.native_coverage import coverage_lines
+from repozero.oracle.native_env import LocalNativeEnvironment
+from repozero.oracle.records import CaseInput, EnvSpec, Fingerprint, GroundTruthRequest, ProgramRef, Verdict
 from repozero.oracle.sandboxed_env import SandboxedVenvProvider
 from repozero.oracle.server import Batch, ServerPool
 from repozero.oracle.source_env import EnvironmentProvider, LocalVenvProvider, SourceEnvironment
@@ -126,6 +128,15 @@ class OracleService:
     async def fingerprint(self, env: EnvSpec) -> Fingerprint:
         """What the environment holds (prepares it if needed)."""
         return await self.provider.environment(env).prepare()
+
+    async def native_lines(self, env: EnvSpec, program: ProgramRef, cases: list[CaseInput]) -> int | None:
+        """Lines of a C/C++ library's headers `program` reaches over `cases`, by gcov (`native_coverage.py`);
+        None where the environment cannot measure it (a Python one, Docker's native one)."""
+        environment = self.provider.environment(env)
+        if not isinstance(environment, LocalNativeEnvironment):
+            return None
+        async with self.limiter:
+            return await coverage_lines(environment, program, cases)
 
     async def _ask(self, request: GroundTruthRequest, use_cache: bool) -> tuple[Fingerprint, list[Verdict]]:
         inbox = await self._inbox(request.env)

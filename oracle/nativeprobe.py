@@ -23,7 +23,7 @@ import platform
 import subprocess
 import sys
 
-__all__ = ["compile_argv", "fingerprint"]
+__all__ = ["compile_argv", "fingerprint", "header_files", "link_libs"]
 
 COMPILERS = {"c": "gcc", "cpp": "g++"}
 FLAGS = {"c": ["-std=gnu17", "-O2", "-pipe", "-w"], "cpp": ["-std=gnu++17", "-O2", "-pipe", "-w"]}
@@ -56,6 +56,17 @@ def _installed(pin: str) -> str:
 
 def _files(package: str) -> list[str]:
     return [line.strip() for line in _dpkg("${db-fsys:Files}", package).splitlines() if line.strip()]
+
+
+def header_files(packages: list[str]) -> list[str]:
+    """The packages' installed headers (regular files under an `include/` folder): a library's own code,
+    for the lines-reached measure."""
+    return sorted(
+        path
+        for package in packages
+        for path in _files(package)
+        if "/include/" in path and os.path.isfile(path)
+    )
 
 
 def link_libs(packages: list[str]) -> list[str]:

@@ -194,3 +194,38 @@ async def test_the_compile_is_cached_and_a_missing_package_is_named(
     stamps = [(b / "exe").stat().st_mtime_ns for b in builds]
     await _ground(msgspec.structs.replace(config, clock_shifts=[]), sandbox, folder, "c", CJSON)
     assert [(b / "exe").stat().st_mtime_ns for b in builds] == stamps
+
+
+UTF8 = r"""
+#include <iostream>
+#include <string>
+#include "utf8.h"
+int main(int argc, char **argv) {
+    std::string s = argc > 1 ? argv[1] : "";
+    if (!utf8::is_valid(s.begin(), s.end())) { std::cout << "invalid" << std::endl; return 0; }
+    std::cout << utf8::distance(s.begin(), s.end()) << std::endl;
+    return 0;
+}
+"""
+
+
+async def test_lines_reached_by_gcov(setting: tuple[OracleConfig, SandboxConfig, Path]) -> None:
+    """A header-only library's lines reached (what `dataset generate` measures for C/C++): more inputs
+    reach more lines; Docker's native environment does not measure (None); nor does a Python one."""
+    config, sandbox, root = setting  # libutfcpp-dev: scripts/setup.d/05-c2rust.sh
+    folder = _program(root, "utf8.cpp", UTF8)
+    env = EnvSpec(language="cpp", requirements=("libutfcpp-dev",))
+    few = [CaseInput(id="a", argv=["abc"])]
+    many = [*few, CaseInput(id="b", argv=["h\u00e9llo \U0001f600"]), CaseInput(id="c", argv=["\u00ed\u00b3"])]
+    async with open_oracle(config, sandbox=sandbox) as oracle:
+        with anyio.fail_after(180):
+            small = await oracle.native_lines(env, program_ref(folder, folder.name), few)
+            large = await oracle.native_lines(env, program_ref(folder, folder.name), many)
+            python = await oracle.native_lines(
+                EnvSpec(requirements=()), program_ref(folder, folder.name), few
+            )
+    assert python is None
+    if config.isolation == "docker":
+        assert small is None and large is None
+    else:
+        assert small is not None and large is not None and 0 < small < large, (small, large)

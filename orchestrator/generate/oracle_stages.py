@@ -150,13 +150,19 @@ async def measure_coverage(
 ) -> CoverageStage:  # fmt: skip
     """Lines of the package reached over the kept cases (shown to voters), and the whitebox choice.
 
-    A C/C++ library's lines are not measured (its shared library carries no coverage data): the voters are
-    told so, and whitebox cases are chosen for distinct outputs alone."""
+    A C/C++ library's lines are those of its headers gcov sees reached (`oracle/native_coverage.py`; none
+    where the Oracle cannot measure them, e.g. on Docker); whitebox cases are chosen for distinct outputs."""
     kept = [c for c in cases if c.id in filtered.kept]
     outputs = {c.id: filtered.kept[c.id] for c in kept}
     if settings.language != "python":
         whitebox = choose_whitebox([c.id for c in kept], {}, outputs, settings.whitebox)
-        return CoverageStage(lines=0, per_case={}, whitebox=whitebox)
+        measure = getattr(oracle, "native_lines", None)  # an Oracle that cannot measure: not measured
+        lines = (
+            await measure(env_spec(source_of(settings)), program_ref(folder, script), _inputs(kept))
+            if measure
+            else None
+        )
+        return CoverageStage(lines=lines or 0, per_case={}, whitebox=whitebox)
     probe = work / "probe"
     shutil.rmtree(probe, ignore_errors=True)
     shutil.copytree(folder, probe)
