@@ -4,8 +4,9 @@ Large test-time-scaling experiments build many environments (one venv per pinned
 programs and cache many verdicts; nothing removed them. Every entry's modification time is its last use:
 preparing an environment, staging a program that was already staged and loading a verdict table touch it
 (`touch_used`). Pruning removes entries older than a cutoff, each under the same lock that creating it
-takes, so an environment being built is never removed; one in use by a run that started before the cutoff
-and is still going would be — hence cutoffs in days, not minutes.
+takes, so an environment being built is never removed, nor an entry a live process holds a lease on
+(`sandbox/leases.py`: the lease files of `<kind folder>/.leases/<entry>/`). An entry in use by a run
+that started before the cutoff and holds no lease would be — hence cutoffs in days, not minutes.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from repozero.records import Record
+from repozero.sandbox import leases
 
 __all__ = ["CacheEntry", "CacheKind", "cache_kinds", "prune", "touch_used"]
 
@@ -124,7 +126,7 @@ def prune(root: Path, older_than_s: float, *, dry_run: bool = False) -> list[Cac
                 continue
             path = Path(entry.path)
             with _creation_lock(path) as free:
-                if not free:
+                if not free or leases.holders(path):
                     continue
                 if not dry_run:
                     if path.is_dir() and not path.is_symlink():

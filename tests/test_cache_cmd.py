@@ -77,3 +77,25 @@ async def test_preparing_an_environment_marks_it_used(tmp_path: Path) -> None:
     assert env.root.stat().st_mtime > time.time() - 60
     kept = _cli(tmp_path, "prune", "--older-than", "2d", "--json")
     assert json.loads(kept.stdout)["removed"] == [] and env.root.is_dir()
+
+
+def test_prune_keeps_an_entry_a_live_process_holds(tmp_path: Path) -> None:
+    held = _entry(tmp_path / "oracle/venvs/held", old=True)
+    dead = _entry(tmp_path / "oracle/venvs/dead", old=True)
+    script = "import sys, time; from pathlib import Path; from repozero.sandbox import leases; "
+    script += "[leases.hold(Path(p)) for p in sys.argv[1:]]; print('held', flush=True); time.sleep(600)"
+    holder = subprocess.Popen([sys.executable, "-c", script, str(held)], stdout=subprocess.PIPE, text=True)
+    gone = subprocess.Popen([sys.executable, "-c", script, str(dead)], stdout=subprocess.PIPE, text=True)
+    try:
+        for proc in (holder, gone):
+            assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+        gone.kill()  # its lease dies with it
+        gone.communicate(timeout=30)
+        result = _cli(tmp_path, "prune", "--older-than", "1d", "--json")
+        assert result.returncode == 0, result.stderr
+        removed = [e["path"] for e in json.loads(result.stdout)["removed"]]
+        assert removed == [str(dead)] and held.is_dir() and not dead.exists()
+    finally:
+        holder.kill()
+        holder.communicate(timeout=30)
+    assert _cli(tmp_path, "prune", "--older-than", "1d").returncode == 0 and not held.exists()
