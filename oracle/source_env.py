@@ -12,6 +12,7 @@ import fcntl
 import glob
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -21,7 +22,7 @@ from typing import Protocol
 
 import anyio
 
-from repozero.errors import OracleError
+from repozero.errors import DatasetError, OracleError
 from repozero.log import get_logger
 from repozero.oracle.caches import touch_used
 from repozero.oracle.contract import case_env
@@ -213,11 +214,18 @@ def _base_python(version: str) -> str:
     return found
 
 
+_NO_DISTRIBUTION = re.compile(r"No matching distribution found for (\S+)")
+_UNREACHABLE = ("NewConnectionError", "Max retries exceeded", "Could not fetch URL", "Temporary failure")
+
+
 async def _run(argv: list[str], what: str) -> str:
     result = await anyio.run_process(argv, check=False)
     if result.returncode != 0:
-        tail = result.stderr.decode(errors="replace").strip()[-2000:]
-        raise OracleError(f"{what} failed (exit {result.returncode}): {tail}")
+        tail = result.stderr.decode(errors="replace").strip()
+        missing = _NO_DISTRIBUTION.search(tail)
+        if missing and not any(sign in tail for sign in _UNREACHABLE):  # the index answered: it has none
+            raise DatasetError(f"{missing[1]}: no such package or version on the package index")
+        raise OracleError(f"{what} failed (exit {result.returncode}): {tail[-2000:]}")
     return result.stdout.decode()
 
 

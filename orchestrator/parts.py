@@ -22,7 +22,7 @@ from repozero.orchestrator.limits import AdaptiveGauge, limiter_sizes
 from repozero.orchestrator.manifest import MANIFEST_NAME, RunManifest, new_manifest, read_manifest
 from repozero.orchestrator.observe import ObservedBackend
 from repozero.orchestrator.protocols import Protocol
-from repozero.orchestrator.spec import EpisodeKey, RunSpec, chosen_samples, plan_episodes
+from repozero.orchestrator.spec import EpisodeKey, RunSpec, check_gold_for, chosen_samples, plan_episodes
 from repozero.orchestrator.sweep_plan import cell_key, science
 from repozero.sandbox import SandboxSpec
 from repozero.wiring import ModelProvider, model_endpoint
@@ -95,7 +95,9 @@ def session_manifest(
     if run_dir is not None and (run_dir / MANIFEST_NAME).exists():
         return read_manifest(run_dir)
     run_id = run_dir.name if run_dir is not None else f"session-{secrets.token_hex(4)}"
-    samples = sorted({k.sample for k in plan_episodes(dataset, spec.samples, 1, spec.split)})
+    keys = plan_episodes(dataset, spec.samples, 1, spec.split)
+    check_gold_for(spec.model, dataset, keys)
+    samples = sorted({k.sample for k in keys})
     return new_manifest(config, spec, dataset, protocol, run_id=run_id, samples=samples, limiters=sizes)
 
 

@@ -144,6 +144,8 @@ class RunSummary(Record, kw_only=True):
     pass_rate: float
     success_rate: float
     infra_failures: int
+    scored: int = 0
+    """Finished episodes that were scored (infrastructure failures are not): what the rates are over."""
     interrupted: bool = False
     leaked_containers: int = 0
     """Sandbox containers still there when the backend closed (reaped then; listed in leaked.json)."""

@@ -311,6 +311,7 @@ def summarize(store: ResultsStore, episodes: int, interrupted: bool, *, run_dir:
         episodes=episodes,
         finished=len(results),
         infra_failures=infra,
+        scored=n,
         pass_rate=sum(r.passed is True for r in scored) / n if n else 0.0,
         success_rate=sum(r.success_rate for r in scored) / n if n else 0.0,
         interrupted=interrupted,

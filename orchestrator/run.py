@@ -28,7 +28,7 @@ from repozero.orchestrator.protocols import get_protocol
 from repozero.orchestrator.results import ResultsStore, check_store
 from repozero.orchestrator.runlock import LOCK_NAME, RunLock
 from repozero.orchestrator.session import RunSummary, Session, run_sizes, summarize
-from repozero.orchestrator.spec import EpisodeKey, RunSpec, plan_episodes, run_dir_for
+from repozero.orchestrator.spec import EpisodeKey, RunSpec, check_gold_for, plan_episodes, run_dir_for
 from repozero.runtime import until_signal
 from repozero.sandbox import SandboxBackend
 from repozero.traces import TraceReader, TraceSink
@@ -68,6 +68,7 @@ def start_run(
     dataset = load_dataset(spec.dataset)
     protocol = get_protocol(spec.protocol)
     keys = plan_episodes(dataset, spec.samples, spec.attempts, spec.split)
+    check_gold_for(spec.model, dataset, keys)
     run_dir = run_dir_for(spec, config.run.out)
     sizes = run_sizes(config, spec)[2]
     fresh = not run_dir.exists()

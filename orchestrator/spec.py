@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import random
 import re
@@ -15,7 +16,7 @@ from repozero.errors import UsageError
 from repozero.records import Record
 
 __all__ = [
-    "EpisodeKey", "RunSpec", "chosen_samples", "episode_id", "plan_episodes", "run_dir_for", "seeded_order", "select_split",
+    "EpisodeKey", "RunSpec", "check_gold_for", "chosen_samples", "episode_id", "plan_episodes", "run_dir_for", "seeded_order", "select_split",
 ]  # fmt: skip
 
 
@@ -117,12 +118,38 @@ def plan_episodes(
 ) -> list[EpisodeKey]:
     """Every (live sample of the split matching the glob, attempt), in a stable order."""
     chosen = chosen_samples(dataset, samples_glob, split)
-    if not chosen:
-        what = f"matching --samples {samples_glob!r}" if samples_glob else "with ground truth (status live)"
+    if not chosen and samples_glob:
+        ids = [s.id for s in select_split(dataset, split)]
+        close = difflib.get_close_matches(samples_glob, ids, n=3, cutoff=0.4) or ids[:3]
         raise UsageError(
-            f"--dataset {dataset.root}: no sample {what}; build it with `repozero dataset build`"
+            f"--samples {samples_glob!r} matches no live sample of {dataset.name}; closest ids: {', '.join(close)}"
+            " (`repozero dataset list` shows them all)"
+        )
+    if not chosen:
+        raise UsageError(
+            f"--dataset {dataset.name}: no sample with ground truth (status live); build it with "
+            f"`repozero dataset build {dataset.root}`"
         )
     return [EpisodeKey(sample=s.id, attempt=a) for a in range(attempts) for s in chosen]
+
+
+_GOLD_POLICIES = ("gold", "buggy-then-fix")
+"""Scripted policies that write each sample's gold reference (docs/fake-llm.md)."""
+
+
+def check_gold_for(model: str, dataset: Dataset, keys: list[EpisodeKey]) -> None:
+    """`fake:gold` (or `fake:buggy-then-fix`) over samples without a gold reference would end silently at
+    0 %: refuse it before anything starts, naming the samples."""
+    policy = model.removeprefix("fake:") if model.startswith("fake:") else None
+    if policy not in _GOLD_POLICIES:
+        return
+    missing = sorted({k.sample for k in keys if not dataset.gold_dir(k.sample).is_dir()})
+    if missing:
+        shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+        raise UsageError(
+            f"--model {model}: writes each sample's gold reference, and {len(missing)} of the chosen samples "
+            f"have none ({shown}); choose samples with gold (--samples) or another model"
+        )
 
 
 def seeded_order(keys: list[EpisodeKey], seed: int) -> list[EpisodeKey]:

@@ -253,8 +253,11 @@ def _check_key(where: str, table: str, key: str) -> None:
         _config_type(canonical)
     except KeyError as exc:
         close = difflib.get_close_matches(key, [*SHORT_NAMES, "model"], n=1, cutoff=0.6)
-        hint = f"; did you mean the short name {close[0]!r}?" if close and "." not in key else ""
-        raise UsageError(f"{where}: [{table}] {key}: {exc.args[0]}{hint}") from None
+        if close and "." not in key:  # one suggestion: the short name a spec is written with
+            raise UsageError(
+                f"{where}: [{table}] {key}: unknown key; did you mean the short name {close[0]!r}?"
+            ) from None
+        raise UsageError(f"{where}: [{table}] {key}: {exc.args[0]}") from None
     infra = infra_key(canonical)
     if table == "infra" and not infra:
         raise UsageError(

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from repozero import __version__
 from repozero import commands as commands_pkg
+from repozero.commands import Parser, unrecognized
 from repozero.config import load_config
 from repozero.errors import RepoZeroError
 from repozero.log import configure_logging
@@ -26,7 +27,7 @@ __all__ = ["build_parser", "main"]
 def common_options(suppress: bool = False) -> argparse.ArgumentParser:
     """Options every command takes, before or after the command name."""
     default = argparse.SUPPRESS if suppress else None
-    parser = argparse.ArgumentParser(add_help=False)
+    parser = Parser(add_help=False)
     group = parser.add_argument_group("common options")
     group.add_argument("--config", metavar="FILE", default=default, help="TOML config file")
     group.add_argument(
@@ -54,7 +55,7 @@ def common_options(suppress: bool = False) -> argparse.ArgumentParser:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="repozero",
         description="Benchmark and test-time-scaling engine for agents that build repositories from scratch.",
         parents=[common_options()],
@@ -77,7 +78,9 @@ def entry() -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        unrecognized(getattr(args, "_parser", parser), extras)
     configure_logging(json=args.log_json, level=args.log_level)
     try:
         args.cfg = load_config(args.config, args.overrides)

@@ -173,3 +173,20 @@ def test_dry_run_json_before_anything_ran(tmp_path: Path, capsys: pytest.Capture
     assert (first["planned"], first["done"], first["to_do"]) == (12, 0, 12)
     assert first["projected_tokens"] is None  # nothing finished, no pilot: no made-up projection
     assert not (tmp_path / "out").exists()  # a dry run writes nothing
+
+
+def test_an_unknown_axis_gets_one_suggestion(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = write(tmp_path, 'dataset = "builtin:py2js-lite"\n[axes]\nmodle = ["fake:gold"]\n')
+    assert main(["sweep", str(spec), "--dry-run", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "[axes] modle: unknown key; did you mean the short name 'model'?" in err
+    assert err.count("did you mean") == 1
+
+
+def test_a_split_limits_the_samples(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = write(tmp_path, 'dataset = "builtin:py2js-lite"\nsplit = "train"\n[axes]\nmodel = ["fake:gold"]\n')
+    assert main(["sweep", str(spec), "--dry-run", "--out", str(tmp_path / "out")]) == 2
+    assert (
+        "split 'train': no live sample of py2js-lite in that split (it has no splits)"
+        in capsys.readouterr().err
+    )

@@ -5,6 +5,7 @@ whole, and the summary."""
 from __future__ import annotations
 
 import secrets
+import shutil
 import time
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -16,6 +17,7 @@ import anyio
 from repozero.agents.fakellm import fake_policy
 from repozero.config import Config
 from repozero.datasets import load_dataset
+from repozero.errors import UsageError
 from repozero.log import get_logger, run_log
 from repozero.oracle import open_oracle
 from repozero.oracle.actor import Oracle
@@ -60,6 +62,18 @@ async def generate_dataset(
     the stages in flight (every finished one is saved), and `resume=True` continues."""
     headers = await list_headers(settings.source) if settings.language != "python" else None  # fails early
     state = GenerateState.open(out, settings, resume)
+    try:
+        return await _generate(config, settings, out, state, headers, display, concurrency, sinks)
+    except UsageError:
+        if not resume and not (state.root / "programs").exists():  # bad input before any stage: no run left
+            shutil.rmtree(state.root, ignore_errors=True)
+        raise
+
+
+async def _generate(
+    config: Config, settings: GenerateSettings, out: Path, state: GenerateState, headers: HeaderListing | None,
+    display: DisplayMode, concurrency: int | None, sinks: tuple[TraceSink, ...],
+) -> GenerateSummary:  # fmt: skip
     started = time.monotonic()
     names = list(dict.fromkeys([settings.model, *settings.voters]))
     # nested `async with`, not an AsyncExitStack: when the Oracle's task group re-raises the cancellation

@@ -101,8 +101,9 @@ def _report(summary: RunSummary, as_json: bool) -> None:
                 "run_dir": summary.run_dir,
                 "episodes": summary.episodes,
                 "finished": summary.finished,
-                "pass_rate": summary.pass_rate,
-                "success_rate": summary.success_rate,
+                "scored": summary.scored,
+                "pass_rate": summary.pass_rate if summary.scored else None,
+                "success_rate": summary.success_rate if summary.scored else None,
                 "infra_failures": summary.infra_failures,
                 "model_retries": summary.model_retries,
                 "model_retry_wait_s": round(summary.model_retry_wait_s, 3),
@@ -110,10 +111,14 @@ def _report(summary: RunSummary, as_json: bool) -> None:
         )
         return
     state = "interrupted" if summary.interrupted else "done"
+    rates = (
+        f"pass rate {summary.pass_rate:.3f}   success rate {summary.success_rate:.3f} (over {summary.scored} scored)"
+        if summary.scored
+        else "pass rate —   success rate — (nothing scored yet)"
+    )
     print(
         f"{state}: {summary.finished}/{summary.episodes} episodes finished in {summary.run_dir}\n"
-        f"pass rate {summary.pass_rate:.3f}   success rate {summary.success_rate:.3f}   "
-        f"infra failures {summary.infra_failures} (reported apart, not scored)\n"
+        f"{rates}   infra failures {summary.infra_failures} (reported apart, not scored)\n"
         + (
             f"leaked sandbox containers {summary.leaked_containers} (reaped at exit; listed in leaked.json)\n"
             if summary.leaked_containers
@@ -125,5 +130,9 @@ def _report(summary: RunSummary, as_json: bool) -> None:
             if summary.model_retries
             else ""
         )
-        + f"report: repozero report {summary.run_dir}"
+        + (
+            f"resume: repozero run --resume {summary.run_dir}"
+            if summary.interrupted
+            else f"report: repozero report {summary.run_dir}"
+        )
     )
