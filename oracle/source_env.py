@@ -28,7 +28,7 @@ from repozero.oracle.caches import touch_used
 from repozero.oracle.contract import case_env
 from repozero.oracle.process import LocalProcess
 from repozero.oracle.records import EnvSpec, Fingerprint, ProgramRef
-from repozero.sandbox import SandboxProcess
+from repozero.sandbox import SandboxProcess, leases
 
 __all__ = [
     "FORKSERVER",
@@ -123,6 +123,7 @@ class LocalVenvEnvironment:
                 if not self._is_ready():
                     await self._create()
                 touch_used(self.root)  # for `repozero cache prune`
+                leases.hold(self.root)  # and while this process lives, prune leaves it alone
             self._fingerprint = await self._probe()
             log.info("oracle_env_ready", env=self.spec.key, requirements=list(self.spec.requirements))
         return self._fingerprint

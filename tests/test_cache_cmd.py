@@ -99,3 +99,16 @@ def test_prune_keeps_an_entry_a_live_process_holds(tmp_path: Path) -> None:
         holder.kill()
         holder.communicate(timeout=30)
     assert _cli(tmp_path, "prune", "--older-than", "1d").returncode == 0 and not held.exists()
+
+
+@pytest.mark.anyio
+async def test_an_environment_in_use_is_leased(tmp_path: Path) -> None:
+    """A prepared venv is leased by the process using it: `cache prune` in another process leaves it,
+    however old it looks (without the lease the old mtime alone would have it removed)."""
+    env = LocalVenvEnvironment(EnvSpec(), tmp_path)
+    with anyio.fail_after(120):
+        await env.prepare()
+    os.utime(env.root, (OLD, OLD))
+    result = _cli(tmp_path, "prune", "--older-than", "1d", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["removed"] == [] and env.root.is_dir()
