@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from repozero import __version__
 from repozero import commands as commands_pkg
 from repozero.commands import Parser, unrecognized
+from repozero.commands.results import SUBCOMMANDS
 from repozero.config import load_config
 from repozero.errors import RepoZeroError
 from repozero.log import configure_logging
@@ -78,7 +79,15 @@ def entry() -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args, extras = parser.parse_known_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if (
+        words[:1] == ["results"]
+        and len(words) > 1
+        and not words[1].startswith("-")
+        and words[1] not in SUBCOMMANDS
+    ):
+        words.insert(1, "show")  # `repozero results RUN` is `repozero results show RUN`
+    args, extras = parser.parse_known_args(words)
     if extras:
         unrecognized(getattr(args, "_parser", parser), extras)
     configure_logging(json=args.log_json, level=args.log_level)

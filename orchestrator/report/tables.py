@@ -15,6 +15,7 @@ from repozero.orchestrator.report.compute import compute_table
 from repozero.orchestrator.report.load import RunData
 from repozero.orchestrator.report.model import Cell, Report, Row, Settings, Share, Table
 from repozero.orchestrator.report.paired import paired_table, pass_hat_k_units
+from repozero.orchestrator.report.per_sample import per_sample_table
 from repozero.orchestrator.report.samples import (
     SampleAgg,
     Selector,
@@ -324,6 +325,7 @@ def build_report(runs: Sequence[RunData], *, resamples: int = DEFAULT_RESAMPLES,
     tables += [paired] if paired is not None else []
     budgets = [r.manifest.ace_rounds for r in run_list]
     tables.append(compute_table(ctx.columns, ctx.samples, budgets, [r.manifest.attempts for r in run_list]))
+    tables.append(per_sample_table(run_list, ctx.columns))
     notes = comparability_notes(run_list) + _missing_notes(run_list)
     settings = Settings(resamples=resamples, seed=seed, method=method_text(resamples, seed))
     return Report(settings=settings, runs=[run_info(r) for r in run_list], notes=notes, tables=tables)
