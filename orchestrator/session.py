@@ -24,7 +24,7 @@ import structlog
 from repozero.config import Config
 from repozero.datasets import Dataset, load_dataset
 from repozero.errors import RepoZeroError
-from repozero.log import configure_logging, run_log
+from repozero.log import EVENTS_FILE, configure_logging, only_run_log, run_log
 from repozero.oracle import Oracle, open_oracle
 from repozero.orchestrator.actions import ACTIONS_FILE, ActionLog
 from repozero.orchestrator.bus import EventBus
@@ -39,7 +39,7 @@ from repozero.orchestrator.events import (
     episode_started_event,
 )
 from repozero.orchestrator.limits import effective_config
-from repozero.orchestrator.manifest import run_record
+from repozero.orchestrator.manifest import MANIFEST_NAME, run_record, write_manifest
 from repozero.orchestrator.observe import ObservedBackend, ObservedOracle, ObservedProvider
 from repozero.orchestrator.parts import (
     fake_settings,
@@ -80,6 +80,8 @@ class Session:
         self.interrupted = False
         """Set by a caller that cancelled the work (a signal): the run ends as `interrupted`."""
         self.planned = 0
+        self.events_path: Path | None = None
+        """This run's `events.log` (episodes log there alone: `only_run_log`); None without a run dir."""
 
     # -- opening --------------------------------------------------------------------------------------
     @classmethod
@@ -115,6 +117,8 @@ class Session:
         manifest = session_manifest(config, spec, dataset, protocol, run_dir, sizes)
         if run_dir is not None:
             await anyio.Path(run_dir).mkdir(parents=True, exist_ok=True)
+            if not (run_dir / MANIFEST_NAME).exists():  # a trainer's session: `repozero report` reads it
+                write_manifest(run_dir, manifest)
         async with AsyncExitStack() as stack:
             if run_dir is not None and not held_here(run_dir):  # a trainer's session: one per directory
                 stack.enter_context(RunLock(run_dir, flag="run_dir"))
@@ -165,6 +169,7 @@ class Session:
             )
             ctx.archive = run_dir is not None
             session = cls(ctx, spec, actions)
+            session.events_path = run_dir / EVENTS_FILE if run_dir is not None else None
             await prepare_backend(observed, dataset, spec, manifest.run_id)
             ctx.bus.emit(RunStarted(run=run_record(manifest)))
             with structlog.contextvars.bound_contextvars(run_id=manifest.run_id):
@@ -194,7 +199,7 @@ class Session:
         ctx = self._episode_context(policy, models, ace_rounds)
         self.planned += 1
         key = EpisodeKey(sample=sample, attempt=attempt)
-        with structlog.contextvars.bound_contextvars(run_id=ctx.run_id):
+        with structlog.contextvars.bound_contextvars(run_id=ctx.run_id), only_run_log(self.events_path):
             async with ctx.limiters.episodes:
                 with anyio.move_on_after(math.inf if deadline_s is None else deadline_s):
                     for try_no in range(self.spec.infra_retries + 1):

@@ -25,6 +25,7 @@ import structlog
 from repozero.config import Config
 from repozero.datasets import Dataset, load_dataset
 from repozero.datasets.store import write_atomic
+from repozero.log import only_run_log, run_log, unbound
 from repozero.oracle import Oracle
 from repozero.orchestrator.context import Limiters
 from repozero.orchestrator.display import DisplayMode
@@ -185,6 +186,7 @@ def _write_cell(cell: Cell, sweep: Sweep) -> None:
 async def _run_all(config: Config, sweep: Sweep, order: list[tuple[str, EpisodeKey]]) -> bool:
     """Open the shared parts and one session per cell, run `order`; True when a signal stopped it."""
     async with AsyncExitStack() as stack:
+        sweep_log = stack.enter_context(run_log(sweep.dir))  # the sweep's own events (progress, signals)
         limiters = Limiters.sized(shared_sizes(sweep.cells))
         providers: dict[str, ModelProvider] = {}
         oracles: dict[str, Oracle] = {}
@@ -207,14 +209,21 @@ async def _run_all(config: Config, sweep: Sweep, order: list[tuple[str, EpisodeK
             )
             sessions[cell.key] = session
         progress = _progress(sweep, order, limiters, sessions)
-        async with anyio.create_task_group() as tg:
-            where = f"{sweep.dir}/cells/*/events.log"
-            tg.start_soon(show_sweep_progress, progress, sweep.display, config.run.progress_interval_s, where)
-            interrupted = await until_signal(
-                [partial(sessions[name].run_episode, key.sample, attempt=key.attempt) for name, key in order],
-                event="sweep_interrupted",
-            )
-            tg.cancel_scope.cancel()
+        # the sweep's own events go to its own log: each cell's session has put its log in this context
+        with only_run_log(sweep_log), unbound("run_id"):  # Session.open bound the last cell's run id here
+            async with anyio.create_task_group() as tg:
+                where = f"{sweep_log} and {sweep.dir}/cells/*/events.log"
+                tg.start_soon(
+                    show_sweep_progress, progress, sweep.display, config.run.progress_interval_s, where
+                )
+                interrupted = await until_signal(
+                    [
+                        partial(sessions[name].run_episode, key.sample, attempt=key.attempt)
+                        for name, key in order
+                    ],
+                    event="sweep_interrupted",
+                )
+                tg.cancel_scope.cancel()
         for session in sessions.values():
             session.interrupted = interrupted
         return interrupted

@@ -19,7 +19,10 @@ from typing import Any, Literal
 
 import structlog
 
-__all__ = ["EVENTS_FILE", "configure_logging", "current_log_file", "get_logger", "run_log", "terminal_panel"]
+__all__ = [
+    "EVENTS_FILE", "configure_logging", "current_log_file", "get_logger", "only_run_log", "run_log",
+    "terminal_panel", "unbound",
+]  # fmt: skip
 
 EVENTS_FILE = "events.log"
 _LEVELS = logging.getLevelNamesMapping()
@@ -124,6 +127,10 @@ def _stderr_level() -> int:
     return _settings.level
 
 
+_open_logs: dict[Path, _File] = {}
+"""Run logs open now, by path: `only_run_log` names one whatever the context it runs in."""
+
+
 @contextmanager
 def run_log(run_dir: Path) -> Iterator[Path]:
     """Append this context's info events (debug with `--log-level debug`) to `run_dir/events.log`.
@@ -135,12 +142,41 @@ def run_log(run_dir: Path) -> Iterator[Path]:
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     file = _File(path, fd, min(_settings.level, logging.INFO), "json" if _settings.json else "plain")
     token = _files.set((*_files.get(), file))
+    _open_logs[path] = file
     try:
         yield path
     finally:
         _files.reset(token)
+        _open_logs.pop(path, None)
         file.fd = None
         os.close(fd)
+
+
+@contextmanager
+def only_run_log(path: Path | None) -> Iterator[None]:
+    """Within this block (this task and those it starts), info events go to the run log at `path` alone
+    among the run logs open in this context. A sweep opens every cell's session in one task, so each
+    cell's log is in every later one's context: an episode writes to its own run's log only."""
+    if path is None:
+        yield
+        return
+    file = _open_logs.get(path)
+    token = _files.set((file,) if file is not None else ())
+    try:
+        yield
+    finally:
+        _files.reset(token)
+
+
+@contextmanager
+def unbound(*keys: str) -> Iterator[None]:
+    """structlog's context without `keys` within the block (restored after)."""
+    saved = {k: v for k, v in structlog.contextvars.get_contextvars().items() if k in keys}
+    structlog.contextvars.unbind_contextvars(*keys)
+    try:
+        yield
+    finally:
+        structlog.contextvars.bind_contextvars(**saved)
 
 
 @contextmanager

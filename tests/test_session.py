@@ -220,3 +220,22 @@ def test_a_local_backend_is_ready_before_the_run_starts(tmp_path: Path) -> None:
 
     asyncio.run(main())
     assert seen[:2] == ["prewarm:node", "RunStarted"]
+
+
+def test_a_trainers_session_writes_a_manifest_that_report_reads(tmp_path: Path) -> None:
+    """`Session.open(run_dir=…)` outside `repozero run` writes `manifest.json` (before, `repozero report`
+    refused the directory)."""
+    run_dir = tmp_path / "run"
+
+    async def main() -> None:
+        async with Session.open(load_config(), spec("fake:gold"), run_dir=run_dir) as s:
+            await s.run_episode("fx-slug")
+
+    asyncio.run(main())
+    assert json.loads((run_dir / "manifest.json").read_text())["model"] == "fake:gold"
+    proc = subprocess.run(
+        [sys.executable, "-m", "repozero", "report", str(run_dir), "--format", "json", "--out", str(tmp_path / "r")],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((tmp_path / "r" / "report.json").read_text())["runs"][0]["model"] == "fake:gold"

@@ -204,3 +204,21 @@ def test_pilot_projects_from_finished_episodes(tmp_path: Path) -> None:
         assert cell["projected_usd"] == 0.0  # the loopback endpoint has no price table
     again = sweep(spec, out, "--pilot", "1", "--dry-run")  # the pilot's episodes count: nothing reruns
     assert [c["done"] for c in again["cells"]] == [1, 1]
+
+
+def test_each_cell_logs_its_own_events(tmp_path: Path) -> None:
+    """Every cell's session is opened in one task, so each cell's run log was in every later cell's
+    context: each cell's `events.log` now holds its own run's events only."""
+    spec = tmp_path / "spec.toml"
+    spec.write_text(f'dataset = "{FIXTURE}"\nsamples = ["fx-slug"]\n[axes]\nmodel = ["fake:gold", "fake:never"]\n'
+                    '[fixed]\nace_rounds = 0\n')  # fmt: skip
+    out = tmp_path / "sweep"
+    sweep(spec, out, "--log-json")
+    cells = sorted(p for p in (out / "cells").iterdir() if p.is_dir())
+    assert len(cells) == 2
+    for cell in cells:
+        run_id = json.loads((cell / "manifest.json").read_text())["run_id"]
+        events = [json.loads(line) for line in (cell / "events.log").read_text().splitlines() if line.strip()]
+        ids = {e["run_id"] for e in events if "run_id" in e}
+        assert ids == {run_id}, (cell.name, ids)
+        assert any(e.get("event") == "episode_finished" or "episode" in e.get("event", "") for e in events)
