@@ -6,7 +6,10 @@ Chromium comes from Debian (scripts/setup.d/30-chromium.sh). The screenshot is d
 
 from __future__ import annotations
 
+import html
+import json
 import random
+import re
 import shutil
 import struct
 import subprocess
@@ -179,9 +182,59 @@ def test_dom_holds_the_tables_and_plots(html_report: Path, tmp_path: Path) -> No
     result = _run_chromium(tmp_path, "dom", "--dump-dom", html_report.as_uri())
     assert result.returncode == 0, result.stderr.decode(errors="replace")[-2000:]
     dom = result.stdout.decode()
-    assert dom.count("<table") == 12  # runs + 11 report tables (case statuses, paired, compute-matched since)
+    assert (
+        dom.count("<table") == 13
+    )  # runs + 12 report tables (case statuses, paired, compute-matched, per sample)
     assert dom.count("<svg") >= 9
     assert dom.count("<rect") > 50 and dom.count("<circle") > 5
     for section in ("summary", "pr_by_difficulty", "pr_by_category", "ace_pr", "ace_sr", "failures", "cost"):
         assert f'id="{section}"' in dom
     assert "Runs differ in protocol" in dom
+
+
+LAYOUT_PROBE = """<script>
+const bad = [];
+for (const svg of document.querySelectorAll('svg.chart')) {
+  const width = svg.viewBox.baseVal.width;
+  const boxes = [...svg.querySelectorAll('text')].filter(t => !t.hasAttribute('transform'))
+    .map(t => [t.textContent, t.getBBox()]);
+  for (const [s, b] of boxes) if (b.x < -0.5 || b.x + b.width > width + 0.5) bad.push('outside: ' + s);
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [s1, a] = boxes[i], [s2, b] = boxes[j];
+    if (a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5 && a.y < b.y + b.height - 0.5
+        && b.y < a.y + a.height - 0.5) bad.push('overlap: ' + s1 + ' / ' + s2);
+  }
+}
+const charts = [...document.querySelectorAll('svg.chart')].map(c => c.getBoundingClientRect().width);
+const page = document.querySelector('main').getBoundingClientRect().width;
+document.body.insertAdjacentHTML('beforeend', '<pre id="layout">' + JSON.stringify({bad, charts, page,
+  wide: document.documentElement.scrollWidth > window.innerWidth + 1}) + '</pre>');
+</script>"""
+
+
+@pytest.mark.parametrize("width", [1400, 800])
+def test_every_chart_and_table_fits_at_both_widths(tmp_path: Path, width: int) -> None:
+    """At 1400 px and 800 px: no chart text outside its chart or over another text, no page wider than
+    the window, charts at least half the page wide; the screenshots are kept beside the test's files."""
+    rng = random.Random(9)
+    runs = [
+        write_run(tmp_path / f"r{i}", random_episodes(rng, skill=0.2 + 0.2 * i, attempts=2), model=name,
+                  ace_rounds=2, attempts=2)
+        for i, name in enumerate(["fake:mix:never@roman-numerals,gold@*", "hosted-model-with-a-long-name", "m"])
+    ]  # fmt: skip
+    out = tmp_path / "out"
+    assert main(["report", *map(str, runs), "--out", str(out), "--format", "html", "--resamples", "50"]) == 0
+    probe = out / "probe.html"
+    probe.write_text((out / "report.html").read_text().replace("</body>", LAYOUT_PROBE + "</body>"))
+    size = f"--window-size={width},{HEIGHT}"
+    result = _run_chromium(tmp_path, f"layout{width}", size, "--dump-dom", probe.as_uri())
+    assert result.returncode == 0, result.stderr.decode(errors="replace")[-2000:]
+    found = re.findall(r'<pre id="layout">(\{.*?)</pre>', result.stdout.decode(), re.S)  # not the script's own
+    assert found, result.stdout.decode()[-2000:]
+    layout = json.loads(html.unescape(found[-1]))
+    assert layout["bad"] == [] and not layout["wide"], layout
+    assert len(layout["charts"]) >= 9 and min(layout["charts"]) >= min(0.5 * layout["page"], 600), layout
+    shot = tmp_path / f"report-{width}.png"
+    _run_chromium(tmp_path, f"shot{width}", size, f"--screenshot={shot}", (out / "report.html").as_uri())
+    print(f"screenshot at {width} px: {shot}")
+    assert shot.stat().st_size > 10_000

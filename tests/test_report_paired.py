@@ -224,3 +224,19 @@ def test_compute_matched_curves_are_drawn_from_the_table() -> None:
     best = "run B: best of k: pass@k (upper bound), k = {}: {}%"
     assert x[ace.format(1, rate["ace/1"])] > x[ace.format(0, rate["ace/0"])]  # more spend, further right
     assert x[best.format(3, rate["best/3"])] > x[best.format(2, rate["best/2"])]
+
+
+def test_the_paired_table_leaves_out_runs_that_share_nothing() -> None:
+    """Three runs: A and B share samples, C shares none — C's block and column hold nothing, so its block
+    is left out; with no pair sharing a sample there is no table at all (the report notes why)."""
+    from repozero.orchestrator.report.paired import paired_table
+
+    a = [agg(f"s{i}", "lib", [i < 3]) for i in range(4)]
+    b = [agg(f"s{i}", "lib", [i < 2]) for i in range(4)]
+    c = [agg(f"t{i}", "lib", [True]) for i in range(4)]
+    table = paired_table(["A", "B", "C"], ["a", "b", "c"], [a, b, c], resamples=50, seed=0)
+    assert table is not None
+    assert sorted({row.group for row in table.rows}) == ["B = A", "B = B"]
+    shared = [row for row in table.rows if row.label.endswith("shared samples")]
+    assert [row.cells for row in shared] == [[None, 4, None], [4, None, None]]  # never a run against itself
+    assert paired_table(["A", "C"], ["a", "c"], [a, c], resamples=50, seed=0) is None

@@ -222,3 +222,10 @@ def test_each_cell_logs_its_own_events(tmp_path: Path) -> None:
         ids = {e["run_id"] for e in events if "run_id" in e}
         assert ids == {run_id}, (cell.name, ids)
         assert any(e.get("event") == "episode_finished" or "episode" in e.get("event", "") for e in events)
+    # a report over the cells labels each column by the sweep's axis and value, not model · scaffold · …
+    report = subprocess.run(
+        [sys.executable, "-m", "repozero", "report", *map(str, cells), "--format", "md", "--out", str(tmp_path / "r")],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert report.returncode == 0, report.stderr
+    assert "|  | model=fake:gold | model=fake:never |" in (tmp_path / "r" / "report.md").read_text()

@@ -13,6 +13,7 @@ import msgspec
 
 from repozero.orchestrator.report.load import RunData
 from repozero.orchestrator.report.model import RunInfo
+from repozero.orchestrator.sweep_plan import read_cell
 
 __all__ = ["assign_labels", "comparability_notes", "run_info"]
 
@@ -23,9 +24,11 @@ def _base_label(run: RunData) -> str:
 
 
 def assign_labels(runs: Sequence[RunData]) -> None:
-    """Give each run a column label (model · scaffold · protocol), made unique by budget, then run id."""
-    for run in runs:
-        run.label = _base_label(run)
+    """Give each run a column label (model · scaffold · protocol), made unique by budget, then run id;
+    cells of a sweep are labelled by the sweep's own axes and their values (`model=… · ace_rounds=1`)."""
+    by_axes = _axis_labels(runs)
+    for i, run in enumerate(runs):
+        run.label = by_axes[i] if by_axes is not None else _base_label(run)
     for extra in (lambda r: f"R{r.manifest.ace_rounds}·K{r.manifest.attempts}", lambda r: r.manifest.run_id):
         clashes = _duplicates([r.label for r in runs])
         for run in runs:
@@ -34,6 +37,18 @@ def assign_labels(runs: Sequence[RunData]) -> None:
     for clash in _duplicates([r.label for r in runs]):
         for i, run in enumerate(r for r in runs if r.label == clash):
             run.label = f"{run.label} #{i + 1}"
+
+
+def _axis_labels(runs: Sequence[RunData]) -> list[str] | None:
+    """`axis=value · …` per run when every run is a sweep cell: the axes whose values differ between the
+    runs shown (all of them when none differ); None otherwise."""
+    cells = [read_cell(run.path) for run in runs]
+    if not cells or any(c is None for c in cells):
+        return None
+    axes = [c.axes for c in cells if c is not None]
+    names = list(dict.fromkeys(k for a in axes for k in a))
+    differ = [k for k in names if len({repr(a.get(k)) for a in axes}) > 1] or names
+    return [" · ".join(f"{k}={a.get(k)}" for k in differ) for a in axes]
 
 
 def _duplicates(labels: list[str]) -> set[str]:

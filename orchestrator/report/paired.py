@@ -103,10 +103,12 @@ def paired_table(
     resamples: int,
     seed: int,
 ) -> Table | None:
-    """Every run (column, A) against every other run (a block of rows, B); None for a single run.
+    """Every run (column, A) against every other run (a block of rows, B) it shares samples with; None for a
+    single run, or when no two runs share a sample (the report says so in its notes).
 
     The bootstrap of a pair is keyed by its two run ids in sorted order, so A − B and B − A are the same
-    resamples, mirrored."""
+    resamples, mirrored. A run is never compared with itself: its cell in its own block is empty, and a
+    block where no run shares a sample with B is left out."""
     if len(labels) < 2:
         return None
     rows: list[Row] = []
@@ -119,6 +121,9 @@ def paired_table(
                 if i == j
                 else paired_comparison(samples[i], samples[j], resamples=resamples, seed=seed, key=key)
             )
+
+        if all(c is None for c in found):
+            continue
 
         def cells(
             fn: Callable[[PairedComparison], Cell], found: list[PairedComparison | None] = found
@@ -151,6 +156,8 @@ def paired_table(
                 group=f"B = {other}",
             ),
         ]
+    if not rows:
+        return None
     caption = (
         "Each run (column, A) against each other run (B, named in the row) on the samples both scored: the paired difference "
         "of per-sample pass rates with its clustered bootstrap interval (libraries, then samples), and an "

@@ -35,6 +35,7 @@ td.text .v,td.count .v{font-weight:400}
 .note{background:#fff6db;border:1px solid #e8c95a;border-radius:6px;padding:8px 12px;margin:8px 0}
 .figs{display:flex;flex-wrap:wrap;gap:14px;margin:8px 0;align-items:flex-start}
 svg.chart{border:1px solid #e5e7eb;border-radius:6px;max-width:100%;height:auto}
+.figs svg.chart{flex:1 1 680px;max-width:min(100%,980px)}
 """
 
 FAILURE_COLORS = {

@@ -10,8 +10,12 @@ __all__ = ["PALETTE", "Curve", "curves", "grouped_bars", "intervals", "line_char
 
 PALETTE = ("#3366cc", "#dc7633", "#2e8b57", "#8e44ad", "#c0392b", "#16a085", "#7f8c8d", "#b7950b")
 FONT = 'font-family="system-ui, sans-serif" font-size="12"'
-LEFT, TOP, RIGHT = 56, 34, 16
+LEFT, TOP, RIGHT = 56, 34, 24
 PLOT_H = 200
+MIN_W = 720
+"""Charts are at least this wide (two side by side on a wide page; scaled down on a narrow one)."""
+CHAR_W = 7.2
+"""An upper estimate of a character's width at the charts' 12 px font, to size what holds text."""
 
 Num = float | None
 
@@ -25,6 +29,15 @@ def _svg(width: int, height: int, title: str, body: list[str]) -> str:
         f'<text x="{LEFT}" y="18" font-size="14" font-weight="600">{escape(title)}</text>'
     )
     return head + "".join(body) + "</svg>"
+
+
+def _text_w(text: str) -> float:
+    return CHAR_W * len(text)
+
+
+def _legend_w(series: Sequence[str], offset: float = 18) -> int:
+    """The width a legend of `series` needs (its longest name after the swatch), margins included."""
+    return int(LEFT + offset + max((_text_w(s) for s in series), default=0) + RIGHT)
 
 
 def _text(x: float, y: float, text: str, anchor: str = "middle", extra: str = "") -> str:
@@ -85,8 +98,9 @@ def grouped_bars(
 ) -> str:
     """One bar per (group, series) with ± error bars; values[s][g] (None draws nothing)."""
     bar = 16 if len(series) > 2 else 22
-    group_w = max(bar * len(series) + 24, 84)
-    width = LEFT + RIGHT + group_w * len(groups)
+    label_w = max((_text_w(part) for g in groups for part in g.split(" · ")), default=0) + 12
+    group_w = max(bar * len(series) + 24, 84, label_w, (MIN_W - LEFT - RIGHT) / max(len(groups), 1))
+    width = int(LEFT + RIGHT + group_w * len(groups))
     body = _y_axis(width, vmax, y_label)
     for g, group in enumerate(groups):
         x0 = LEFT + g * group_w + (group_w - bar * len(series)) / 2
@@ -104,7 +118,7 @@ def grouped_bars(
         body.append(_label_lines(LEFT + g * group_w + group_w / 2, TOP + PLOT_H + 16, group))
     legend_y = TOP + PLOT_H + 54
     body += _legend(series, legend_y)
-    return _svg(max(width, 420), int(legend_y + 18 * len(series)), title, body)
+    return _svg(max(width, _legend_w(series)), int(legend_y + 18 * len(series)), title, body)
 
 
 def line_chart(
@@ -119,8 +133,8 @@ def line_chart(
     vmax: float = 100.0,
 ) -> str:
     """One line per series over categorical xs, with ± error bars at each point."""
-    step = 110
-    width = LEFT + RIGHT + step * max(len(xs), 2)
+    step = max(110.0, max((_text_w(x) for x in xs), default=0) + 12, (MIN_W - LEFT - RIGHT) / max(len(xs), 2))
+    width = int(LEFT + RIGHT + step * max(len(xs), 2))
     body = _y_axis(width, vmax, y_label)
     for i, x_name in enumerate(xs):
         body.append(_text(LEFT + step / 2 + i * step, TOP + PLOT_H + 16, x_name, "middle", 'fill="#333"'))
@@ -143,7 +157,7 @@ def line_chart(
             )
     legend_y = TOP + PLOT_H + 58
     body += _legend(series, legend_y)
-    return _svg(max(width, 420), int(legend_y + 18 * len(series)), title, body)
+    return _svg(max(width, _legend_w(series)), int(legend_y + 18 * len(series)), title, body)
 
 
 def stacked_bars(
@@ -154,8 +168,9 @@ def stacked_bars(
     colors: Sequence[str],
 ) -> str:
     """One horizontal bar per row split into parts (fractions[row][part], summing to 1)."""
-    bar_w, row_h = 560, 30
-    width = LEFT + RIGHT + bar_w
+    row_h = 30
+    bar_w = max(MIN_W - LEFT - RIGHT, max((_text_w(r) for r in rows), default=0))
+    width = int(LEFT + RIGHT + bar_w)
     body = []
     for r, name in enumerate(rows):
         y = TOP + 8 + r * (row_h + 22)
@@ -178,7 +193,7 @@ def stacked_bars(
             x += w
     legend_y = TOP + 22 + len(rows) * (row_h + 22)
     body += _legend(parts, legend_y, colors)
-    return _svg(width, int(legend_y + 18 * len(parts)), title, body)
+    return _svg(max(width, _legend_w(parts)), int(legend_y + 18 * len(parts)), title, body)
 
 
 def _nice_axis(top: float) -> tuple[float, int]:
@@ -202,16 +217,16 @@ def scatter(
     vmax: float = 100.0,
 ) -> str:
     """Labelled points (name, x, y, y error), x from 0 to a round number above the largest x."""
-    width = 580
+    width = max(MIN_W, _legend_w([p[0] for p in points]))
     xmax, ticks = _nice_axis(max((p[1] for p in points), default=0.0) * 1.08)
     span = width - LEFT - RIGHT - 30
     body = _y_axis(width - 30, vmax, y_label)
     for i in range(ticks + 1):
         value = xmax * i / ticks
         body.append(
-            _text(LEFT + span * i / ticks, TOP + PLOT_H + 16, x_format.format(value), "middle", 'fill="#555"')
+            _text(LEFT + span * i / ticks, TOP + PLOT_H + 21, x_format.format(value), "middle", 'fill="#555"')
         )
-    body.append(_text(LEFT + span / 2, TOP + PLOT_H + 34, x_label, "middle", 'fill="#555"'))
+    body.append(_text(LEFT + span / 2, TOP + PLOT_H + 38, x_label, "middle", 'fill="#555"'))
     for i, (name, x, y, err) in enumerate(points):
         cx = LEFT + span * x / xmax
         color = PALETTE[i % len(PALETTE)]
@@ -234,14 +249,14 @@ def curves(
 ) -> str:
     """Lines over a numeric x from 0 (spend), each point marked and labelled on hover; dashes tell kinds
     of line apart, colours tell runs apart."""
-    width = 620
+    width = max(MIN_W, _legend_w([line[0] for line in lines], 30))
     xmax, ticks = _nice_axis(max((x for *_, pts in lines for x, _, _ in pts), default=0.0) * 1.05)
     span = width - LEFT - RIGHT
     body = _y_axis(width, vmax, "PR %")
     for i in range(ticks + 1):
         label = x_format.format(xmax * i / ticks)
-        body.append(_text(LEFT + span * i / ticks, TOP + PLOT_H + 16, label, "middle", 'fill="#555"'))
-    body.append(_text(LEFT + span / 2, TOP + PLOT_H + 34, x_label, "middle", 'fill="#555"'))
+        body.append(_text(LEFT + span * i / ticks, TOP + PLOT_H + 21, label, "middle", 'fill="#555"'))
+    body.append(_text(LEFT + span / 2, TOP + PLOT_H + 38, x_label, "middle", 'fill="#555"'))
     for name, color_index, dash, points in lines:
         color = PALETTE[color_index % len(PALETTE)]
         xy = [(LEFT + span * x / xmax, _y(y, vmax), f"{name}, {label}: {y:.1f}%") for x, y, label in points]
@@ -268,7 +283,9 @@ def intervals(
     title: str, rows: Sequence[str], items: Sequence[tuple[float, float, float, float, float] | None]
 ) -> str:
     """A forest plot: per row the mean, its clustered interval (thick) and the i.i.d. interval (thin)."""
-    width, row_h, scale = 640, 44, 560
+    row_h = 44
+    scale = max(MIN_W - LEFT - 40, max((_text_w(r) for r in rows), default=0))
+    width = int(LEFT + scale + 40)  # the last tick ("100%") is centred on the axis's end: room beside it
     body = []
     for i in range(6):
         x = LEFT + scale * i / 5

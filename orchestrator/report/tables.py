@@ -323,10 +323,15 @@ def build_report(runs: Sequence[RunData], *, resamples: int = DEFAULT_RESAMPLES,
         ctx.columns, [r.manifest.run_id for r in run_list], ctx.samples, resamples=resamples, seed=seed
     )
     tables += [paired] if paired is not None else []
+    unpaired = (
+        ["No two runs share a scored sample: no paired comparison."]
+        if paired is None and len(run_list) > 1
+        else []
+    )
     budgets = [r.manifest.ace_rounds for r in run_list]
     tables.append(compute_table(ctx.columns, ctx.samples, budgets, [r.manifest.attempts for r in run_list]))
     tables.append(per_sample_table(run_list, ctx.columns))
-    notes = comparability_notes(run_list) + _missing_notes(run_list)
+    notes = comparability_notes(run_list) + _missing_notes(run_list) + unpaired
     settings = Settings(resamples=resamples, seed=seed, method=method_text(resamples, seed))
     return Report(settings=settings, runs=[run_info(r) for r in run_list], notes=notes, tables=tables)
 
