@@ -91,3 +91,13 @@ def test_ctrl_c_prints_the_resume_command_and_no_rate(tmp_path: Path) -> None:
     assert proc.returncode == 130
     assert "pass rate —   success rate — (nothing scored yet)" in stdout
     assert f"resume: repozero run --resume {out}" in stdout and "report:" not in stdout
+
+
+def test_dataset_list_never_cuts_an_id_on_a_narrow_terminal() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "repozero", "dataset", "list", "builtin:py2js-lite"],
+        capture_output=True, text=True, timeout=60, check=True, env={**os.environ, "COLUMNS": "60"},
+    )  # fmt: skip
+    assert max(len(line) for line in proc.stdout.splitlines()) <= 60
+    for sample in ("moreitertools-combinatorics", "jsonpointer-resolve", "slugify-options"):
+        assert f"│ {sample} " in proc.stdout

@@ -94,9 +94,9 @@ def _list(args: argparse.Namespace) -> int:
         "kept_cases",
         "dropped_cases",
     ):
-        table.add_column(column, no_wrap=column == "id")
+        table.add_column(column, no_wrap=column == "id")  # an id is what --samples needs: never cut
     for row in rows:
-        table.add_row(*(str(v) for v in row.values()))
+        table.add_row(*("—" if v is None else str(v) for v in row.values()))
     Console().print(table)
     return 0
 
