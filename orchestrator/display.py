@@ -67,6 +67,7 @@ def progress_fields(s: ProgressSnapshot) -> dict[str, Any]:
     fields: dict[str, Any] = {
         "done": f"{s.done}/{s.total}",
         "running": s.running,
+        **({"interrupted": s.stopped} if s.stopped else {}),
         "queued": s.queued,
         "pass_rate": None if s.pass_rate is None else round(s.pass_rate, 3),
         "infra_failures": s.infra_failures,
@@ -89,7 +90,8 @@ def _summary(s: ProgressSnapshot) -> Table:
     table.add_column(style="bold")
     table.add_column()
     rate = "—" if s.pass_rate is None else f"{s.pass_rate:.1%} ({s.solved} solved of {s.scored} scored)"
-    table.add_row("episodes", f"{s.done}/{s.total} done · {s.running} running · {s.queued} queued")
+    now = f"{s.stopped} interrupted" if s.stopped else f"{s.running} running"
+    table.add_row("episodes", f"{s.done}/{s.total} done · {now} · {s.queued} queued")
     table.add_row("pass rate", f"{rate} · infra failures {s.infra_failures} (apart)")
     failed = f" · {s.failed_calls} failed" if s.failed_calls else ""
     table.add_row("model", f"{_count(s.tokens)} tokens · ${s.cost_usd:.2f} · {s.model_calls} calls{failed}")
@@ -183,7 +185,7 @@ async def show_progress(
                 await anyio.sleep(interval_s)
                 log.info("run_progress", **progress_fields(progress.snapshot()))
         finally:
-            log.info("run_progress", final=True, **progress_fields(progress.snapshot()))
+            log.info("run_progress", final=True, **progress_fields(progress.final_snapshot()))
     elif resolved == "live":
         await _live(progress, nodes)
 
@@ -201,8 +203,9 @@ async def _live(progress: RunProgress, nodes: NodeSource | None) -> None:
 
     console = Console(stderr=True)
 
-    def panel() -> Panel:  # short of the edge: the "^C" a terminal echoes after it must not wrap the frame
-        return progress_panel(progress.snapshot(), where, console.width - 3, nodes() if nodes else None)
+    def panel(final: bool = False) -> Panel:  # short of the edge: a terminal's echoed "^C" must not wrap it
+        snap = progress.final_snapshot() if final else progress.snapshot()
+        return progress_panel(snap, where, console.width - 3, nodes() if nodes else None)
 
     # log lines go to the current sys.stderr (repozero.log): inside Live that prints them above the panel
     live = Live(panel(), console=console, auto_refresh=False, redirect_stderr=True)
@@ -212,4 +215,4 @@ async def _live(progress: RunProgress, nodes: NodeSource | None) -> None:
                 await anyio.sleep(0.25)
                 live.update(panel(), refresh=True)
         finally:
-            live.update(panel(), refresh=True)
+            live.update(panel(final=True), refresh=True)

@@ -66,6 +66,8 @@ class ProgressSnapshot(msgspec.Struct, kw_only=True):
     eta_s: float | None
     slowest: list[InFlight] = []
     """The longest-running episodes in flight, oldest first (at most `SLOWEST`)."""
+    stopped: int = 0
+    """In the last frame: episodes that were in flight when the run stopped (interrupted, not running)."""
 
 
 class CallCounts(Record, kw_only=True):
@@ -212,6 +214,14 @@ class RunProgress:
             eta_s=left * elapsed / self.finished if self.finished else None,
             slowest=self._slowest(now),
         )
+
+    def final_snapshot(self) -> ProgressSnapshot:
+        """The last frame: what was still in flight has stopped with the run — counted as `stopped`, not
+        shown as running, and no time left to estimate."""
+        snap = self.snapshot()
+        if not snap.running:
+            return snap
+        return msgspec.structs.replace(snap, running=0, slowest=[], stopped=snap.running, eta_s=None)
 
     def _slowest(self, now: float) -> list[InFlight]:
         oldest = heapq.nsmallest(SLOWEST, self.flights.items(), key=lambda item: item[1].started)

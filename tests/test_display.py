@@ -114,6 +114,28 @@ def test_the_panel_shows_queues_pass_rate_eta_and_the_slowest() -> None:
     )
 
 
+def test_the_last_frame_of_a_stopped_run_lists_nothing_as_running() -> None:
+    """Interrupted with 3 episodes in flight: the final frame counts them as interrupted, lists no
+    slowest-in-flight and estimates no time left; a finished run's final frame is its last snapshot."""
+    rng = random.Random(5)
+    progress = RunProgress(total=8)
+    for n in range(4):
+        events = episode_events(n, rng=rng, steps=2)
+        for event in events if n == 0 else events[:-1]:
+            progress.emit(event)
+    final = progress.final_snapshot()
+    assert (final.running, final.stopped, final.slowest, final.eta_s) == (0, 3, [], None)
+    console = Console(width=100, record=True, color_system=None)
+    console.print(progress_panel(final, None))
+    text = console.export_text()
+    assert "1/8 done · 3 interrupted · 4 queued" in text and "synthetic-ep1" not in text
+    done = RunProgress(total=1)
+    for event in episode_events(0, rng=rng, steps=1):
+        done.emit(event)
+    last = done.final_snapshot()
+    assert (last.done, last.running, last.stopped, last.eta_s) == (1, 0, 0, 0.0)
+
+
 # --- where log events go ------------------------------------------------------------------------------------
 
 
