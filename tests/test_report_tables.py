@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from itertools import combinations
 from pathlib import Path
 
@@ -269,3 +270,15 @@ def test_same_protocol_has_no_note_but_another_dataset_does(tmp_path: Path) -> N
     c = write_run(tmp_path / "c", episodes, dataset_hash="sha256:" + "1" * 64)
     report = build_report([load_run(a), load_run(c)], resamples=RESAMPLES)
     assert any("differ in dataset content hash" in n for n in report.notes)
+
+
+def test_truncated_episodes_are_not_reported_missing(tmp_path: Path) -> None:
+    from collections import Counter
+    from dataclasses import replace
+
+    from repozero.orchestrator.report.load import _missing_notes, load_run
+    from repozero.orchestrator.report.synthetic import random_episodes, write_run
+
+    run = load_run(write_run(tmp_path / "r", random_episodes(random.Random(1), skill=0.5)))
+    cut = replace(run, statuses=Counter({"finished": 3, "truncated": 2, "interrupted": 1}))
+    assert _missing_notes(cut) == ["1 episode(s) interrupted: not scored"]

@@ -192,7 +192,9 @@ def _split(rows: list[EpisodeRow]) -> tuple[list[EpisodeResult], list[EpisodeRes
 
 def _missing_notes(run: RunData) -> list[str]:
     notes = []
-    unfinished = {s: n for s, n in run.statuses.items() if s not in ("finished", "infra_failed")}
+    # a truncated episode was cut at its deadline on purpose (reward masked): shown among the statuses,
+    # not missing
+    unfinished = {s: n for s, n in run.statuses.items() if s not in ("finished", "infra_failed", "truncated")}
     for status, n in sorted(unfinished.items()):
         notes.append(f"{n} episode(s) {status}: not scored")
     if run.never_started:
