@@ -11,28 +11,17 @@ afterwards to record ground truth again.
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import json
 import sys
 from pathlib import Path
 
-from repozero.datasets import (
-    Argument,
-    Case,
-    DatasetInfo,
-    Interface,
-    Sample,
-    Source,
-    Target,
-    TestProgram,
-    write_dataset_info,
-    write_sample,
-)
+from repozero.datasets import DatasetInfo, Interface, Sample, Source, Target, TestProgram, write_dataset_info
 
 TOOLS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TOOLS))
 
 from casekit import DIFFICULTY_RULE, SampleDef, difficulty  # noqa: E402
+from deftools import arguments, cases, write_samples  # noqa: E402
+from deftools import load_defs as _load  # noqa: E402
 
 ROOT = TOOLS.parent / "py2js-lite"
 REACH = TOOLS / "reach.json"
@@ -48,39 +37,19 @@ INFO = DatasetInfo(
 
 def load_defs() -> list[SampleDef]:
     """Every SAMPLE in defs/*.py, in id order."""
-    found = []
-    for path in sorted((TOOLS / "defs").glob("*.py")):
-        spec = importlib.util.spec_from_file_location(f"py2js_lite_defs.{path.stem}", path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        found.append(module.SAMPLE)
-    return sorted(found, key=lambda d: d.id)
+    return _load(TOOLS / "defs", "py2js_lite_defs")
 
 
 def build_sample(d: SampleDef, reach: int) -> Sample:
-    cases = [
-        Case(
-            id=f"c{i:03d}",
-            argv=list(cd.argv),
-            stdin=None if cd.stdin is None else cd.stdin.encode("utf-8"),
-            description=cd.desc,
-        )
-        for i, cd in enumerate(d.cases)
-    ]
-    args = [
-        Argument(name=a.name, format=a.format, required=a.required, description=a.description)  # type: ignore[arg-type]
-        for a in d.args
-    ]
     return Sample(
         id=d.id,
         subset="py2js",
         source=Source(language="python", package=d.requirements[0], requirements=list(d.requirements)),
         test_program=TestProgram(path=d.program, language="python"),
-        interface=Interface(args=args, stdin=d.stdin, style="named"),  # type: ignore[arg-type]
+        interface=Interface(args=arguments(d), stdin=d.stdin, style="named"),  # type: ignore[arg-type]
         api_spec="api_spec.md",
         target=Target(language="javascript", entry=["node", d.entry]),
-        cases=cases,
+        cases=cases(d),
         difficulty=difficulty(len(d.api), reach),  # type: ignore[arg-type]
         difficulty_rule=DIFFICULTY_RULE,
         category=d.category,
@@ -92,16 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", default=None, help="sample ids to write (default: all)")
     args = parser.parse_args(argv)
-    reach = json.loads(REACH.read_text()) if REACH.is_file() else {}
     write_dataset_info(ROOT, INFO)
-    for d in load_defs():
-        if args.only and d.id not in args.only:
-            continue
-        if d.id not in reach:
-            print(f"{d.id}: no reach measured yet (run measure_reach.py --sample {d.id}); labelled by calls")
-        sample = build_sample(d, int(reach.get(d.id, {}).get("reach", 0)))
-        write_sample(ROOT, sample)
-        print(f"{d.id}: {len(sample.cases)} cases, {sample.difficulty}, {sample.category}")
+    write_samples(ROOT, load_defs(), build_sample, REACH, args.only)
     return 0
 
 

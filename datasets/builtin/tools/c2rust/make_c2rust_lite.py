@@ -10,28 +10,18 @@ from the rule in ckit.py applied to the number of API calls and to the reach mea
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import json
 import sys
 from pathlib import Path
 
-from repozero.datasets import (
-    Argument,
-    Case,
-    DatasetInfo,
-    Interface,
-    Sample,
-    Source,
-    Target,
-    TestProgram,
-    write_dataset_info,
-    write_sample,
-)
+from repozero.datasets import DatasetInfo, Interface, Sample, Source, Target, TestProgram, write_dataset_info
 
 TOOLS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TOOLS))
+sys.path.insert(0, str(TOOLS.parent))
 
 from ckit import DIFFICULTY_RULE, CSampleDef, difficulty  # noqa: E402
+from deftools import arguments, cases, write_samples  # noqa: E402
+from deftools import load_defs as _load  # noqa: E402
 
 ROOT = TOOLS.parent.parent / "c2rust-lite"
 REACH = TOOLS / "reach.json"
@@ -47,32 +37,12 @@ INFO = DatasetInfo(
 
 def load_defs() -> list[CSampleDef]:
     """Every SAMPLE in defs/*.py, in id order."""
-    found = []
-    for path in sorted((TOOLS / "defs").glob("*.py")):
-        spec = importlib.util.spec_from_file_location(f"c2rust_lite_defs.{path.stem}", path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        found.append(module.SAMPLE)
-    return sorted(found, key=lambda d: d.id)
+    return _load(TOOLS / "defs", "c2rust_lite_defs")
 
 
 def build_sample(d: CSampleDef, reach: int) -> Sample:
     """The pending Sample record for one def."""
-    cases = [
-        Case(
-            id=f"c{i:03d}",
-            argv=list(cd.argv),
-            stdin=None if cd.stdin is None else cd.stdin.encode("utf-8"),
-            description=cd.desc,
-        )
-        for i, cd in enumerate(d.cases)
-    ]
-    args = [
-        Argument(name=a.name, format=a.format, required=a.required, description=a.description)  # type: ignore[arg-type]
-        for a in d.args
-    ]
-    interface = Interface(args=args, stdin=d.stdin, style="named", max_input_bytes=d.max_input_bytes)  # type: ignore[arg-type]
+    interface = Interface(args=arguments(d), stdin=d.stdin, style="named", max_input_bytes=d.max_input_bytes)  # type: ignore[arg-type]
     return Sample(
         id=d.id,
         subset="c2rust",
@@ -81,7 +51,7 @@ def build_sample(d: CSampleDef, reach: int) -> Sample:
         interface=interface,
         api_spec="api_spec.md",
         target=Target(language="rust", entry=[f"target/release/{d.stem}"]),
-        cases=cases,
+        cases=cases(d),
         difficulty=difficulty(len(d.api), reach),  # type: ignore[arg-type]
         difficulty_rule=DIFFICULTY_RULE,
         category=d.category,
@@ -93,17 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", default=None, help="sample ids to write (default: all)")
     args = parser.parse_args(argv)
-    reach = json.loads(REACH.read_text()) if REACH.is_file() else {}
     if not (ROOT / "dataset.toml").is_file():  # kept otherwise: its content_hash is the build's
         write_dataset_info(ROOT, INFO)
-    for d in load_defs():
-        if args.only and d.id not in args.only:
-            continue
-        if d.id not in reach:
-            print(f"{d.id}: no reach measured yet (run measure_reach.py --sample {d.id}); labelled by calls")
-        sample = build_sample(d, int(reach.get(d.id, {}).get("reach", 0)))
-        write_sample(ROOT, sample)
-        print(f"{d.id}: {len(sample.cases)} cases, {sample.difficulty}, {sample.category}")
+    write_samples(ROOT, load_defs(), build_sample, REACH, args.only)
     return 0
 
 
