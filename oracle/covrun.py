@@ -9,14 +9,12 @@ folder is no obstacle; counts add up over the cases, as gcov's own runtime merge
 import base64
 import json
 import os
+import shutil
 import subprocess
 import sys
 
 
-def main() -> int:
-    exe, prefix, timeout_s = sys.argv[1], sys.argv[2], float(sys.argv[3])
-    cases = json.load(sys.stdin)
-    os.makedirs(prefix, exist_ok=True)
+def _run(exe: str, prefix: str, timeout_s: float, cases: list) -> dict:
     env = {"PATH": "/usr/bin:/bin", "HOME": prefix, "LC_ALL": "C", "GCOV_PREFIX": prefix, "TZ": "UTC"}
     for case in cases:
         data = base64.b64decode(case["stdin_b64"]) if case.get("stdin_b64") else b""
@@ -34,6 +32,19 @@ def main() -> int:
                 path = os.path.join(root, name)
                 with open(path, "rb") as handle:
                     found["/" + os.path.relpath(path, prefix)] = base64.b64encode(handle.read()).decode()
+    return found
+
+
+def main() -> int:
+    exe, prefix, timeout_s = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    cases = json.load(sys.stdin)
+    os.makedirs(prefix, exist_ok=True)
+    try:
+        found = _run(exe, prefix, timeout_s, cases)
+    finally:
+        shutil.rmtree(
+            prefix, ignore_errors=True
+        )  # the sandbox's /tmp outlives this run: leave nothing behind
     json.dump(found, sys.stdout)
     return 0
 

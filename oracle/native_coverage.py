@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import secrets
 import shutil
 import sys
 import tempfile
@@ -39,7 +40,7 @@ async def coverage_lines(env: LocalNativeEnvironment, program: ProgramRef, cases
     payload = json.dumps([
         {"argv": c.argv, "stdin_b64": base64.b64encode(c.stdin).decode() if c.stdin else None} for c in cases
     ]).encode()  # fmt: skip
-    prefix = f"/tmp/repozero-cov-{os.getpid()}-{id(payload):x}"
+    prefix = f"/tmp/repozero-cov-{secrets.token_hex(8)}"  # fresh: counts from no other program or run
     argv = [str(build / "exe"), prefix, str(_CASE_TIMEOUT_S)]
     timeout = 60 + _CASE_TIMEOUT_S * len(cases)
     if isinstance(env, SandboxedNativeEnvironment) and await env._provider.sandboxed():
@@ -50,7 +51,6 @@ async def coverage_lines(env: LocalNativeEnvironment, program: ProgramRef, cases
     else:
         done = await anyio.run_process([sys.executable, "-I", str(COVRUN), *argv], input=payload, check=False)
         code, out, err = done.returncode, done.stdout, done.stderr
-        shutil.rmtree(prefix, ignore_errors=True)
     if code != 0:
         raise OracleError(f"coverage run of {program.path} failed (exit {code}): {err[-500:]!r}")
     gcdas = {path: base64.b64decode(data) for path, data in json.loads(out).items()}
