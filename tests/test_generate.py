@@ -187,3 +187,21 @@ def test_resume_with_other_flags_is_refused(tmp_path: Path, capsys: pytest.Captu
     assert "holds an unfinished run; pass --resume" in capsys.readouterr().err
     assert main([*flags, "--files", "3", "--cases", "5", "--resume"]) == 2
     assert "the flags differ from the run being continued (files, cases)" in capsys.readouterr().err
+
+
+def test_a_header_declares_names_it_does_not_merely_call() -> None:
+    from repozero.orchestrator.generate.native import check_native, declared_names
+
+    header = """
+    #define XXH_API(x) x
+    XXH_API(unsigned) XXH32(const void* input, unsigned len, unsigned seed);
+    CJSON_PUBLIC(cJSON *) cJSON_Parse(const char *value);
+    static inline void *helper(void *d) { memcpy(d, d, 0); return convert(d); }
+    namespace utf8 { class iterator { public: bool valid() const; }; template <class It> It next(It& it); }
+    void *memcpy(void *dest, const void *src, unsigned long n);
+    """
+    names = declared_names(header)
+    assert {"XXH_API", "XXH32", "cJSON_Parse", "helper", "iterator", "valid", "next"} <= names
+    assert not {"memcpy", "convert", "return"} & names  # called in the header, or libc's own
+    program = "#include <x.h>\nint main(){ char q = '\"'; XXH32(0, 0, 0); return cJSON_Parse(\"a\") == 0; }"
+    assert check_native(program, ["x.h"], sorted(names), (1, 20)).calls == ["XXH32", "cJSON_Parse"]

@@ -14,7 +14,7 @@ import anyio
 from repozero.errors import UsageError
 from repozero.orchestrator.generate.static import StaticVerdict
 
-__all__ = ["HeaderListing", "check_native", "list_headers"]
+__all__ = ["HeaderListing", "check_native", "declared_names", "list_headers"]
 
 _HEADER = re.compile(r"\.(h|hh|hpp|hxx)$|/include/c\+\+/")
 _INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.MULTILINE)
@@ -37,6 +37,37 @@ class HeaderListing:
         self.names = names
 
 
+_TYPE_END = re.compile(r"(?:[\w>]|\b[A-Z][A-Z0-9_]*\s*\([^()]*\))(?:\s*[*&]+)?\s*$")
+"""What ends the text before a declared name: a type (`int`, `T*`, `std::string&`, `vector<T>`), or an
+export macro wrapping one (`CJSON_PUBLIC(cJSON *)`)."""
+_LIBC = frozenset({"malloc", "calloc", "realloc", "free", "memcpy", "memmove", "memset", "memcmp", "strlen",
+                   "strcmp", "strncmp", "strcpy", "abort", "assert", "printf", "fprintf", "snprintf"})  # fmt: skip
+"""The C library's own functions, which a header may declare for itself (freestanding builds)."""
+_NOT_TYPES = frozenset({"return", "else", "new", "delete", "throw", "case", "goto", "do", "sizeof", "typeid",
+                        "co_return", "co_yield", "operator", "and", "or", "not"})  # fmt: skip
+_CLASSES = re.compile(r"\b(?:class|struct)\s+(?:\w+\s+)*?([A-Za-z_]\w*)\s*(?:final\s*)?[:{<]")
+_MACROS = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)\(", re.MULTILINE)
+
+
+def declared_names(code: str) -> set[str]:
+    """The functions, function-like macros and classes a header declares — not every name it calls: a
+    header's own `memcpy(…)` or `std::begin(…)` is not the library's API, and `XXH32` (capitals) is."""
+    names = set(_MACROS.findall(code)) | set(_CLASSES.findall(code))
+    for found in _CALLED.finditer(code):
+        name = found.group(1)
+        if name in _KEYWORDS or name in _NOT_TYPES or name in _LIBC:
+            continue
+        before = code[max(0, found.start() - 200) : found.start()]
+        typed = _TYPE_END.search(before)
+        if typed is None:
+            continue
+        word = re.search(r"(\w+)(?:\s*[*&]+)?\s*$", before)
+        if word is not None and word.group(1) in _NOT_TYPES:
+            continue
+        names.add(name)
+    return names
+
+
 async def list_headers(package: str, limit: int = 20000) -> HeaderListing:
     """Read the headers a Debian package installed; UsageError when the package is not installed."""
     name = package.split("=")[0]
@@ -50,7 +81,7 @@ async def list_headers(package: str, limit: int = 20000) -> HeaderListing:
     texts = [await anyio.Path(p).read_text(errors="replace") for p in paths]
     includes = [p.split("/include/", 1)[1] for p in paths]
     code = [_COMMENTS.sub(" ", t) for t in texts]
-    names = sorted({n for t in code for n in _CALLED.findall(t) if n not in _KEYWORDS and not n.isupper()})
+    names = sorted({n for t in code for n in declared_names(t)})
     body = "\n\n".join(f"// ---- {i}\n{t}" for i, t in zip(includes, texts, strict=True))
     return HeaderListing(includes, body[:limit], names)
 
@@ -83,7 +114,8 @@ def check_native(
             return StaticVerdict(reason="network_access", detail=f"line {number}: #include <{header}>")
         if header not in own and header not in _STANDARD:
             return StaticVerdict(reason="forbidden_import", detail=f"line {number}: #include <{header}>")
-    code = re.sub(r"//[^\n]*|/\*.*?\*/|\"(\\.|[^\"\\])*\"", " ", text, flags=re.DOTALL)
+    # comments, string and character literals (a `'"'` must not open a string that hides what follows)
+    code = re.sub(r"//[^\n]*|/\*.*?\*/|\"(\\.|[^\"\\])*\"|'(\\.|[^'\\])'", " ", text, flags=re.DOTALL)
     called = set(_CALLED.findall(code))
     escapes = sorted(called & _ESCAPES)
     if escapes:
