@@ -203,5 +203,32 @@ def test_a_header_declares_names_it_does_not_merely_call() -> None:
     names = declared_names(header)
     assert {"XXH_API", "XXH32", "cJSON_Parse", "helper", "iterator", "valid", "next"} <= names
     assert not {"memcpy", "convert", "return"} & names  # called in the header, or libc's own
-    program = "#include <x.h>\nint main(){ char q = '\"'; XXH32(0, 0, 0); return cJSON_Parse(\"a\") == 0; }"
+    program = '#include <x.h>\nint main(){ char q = \'"\'; XXH32(0, 0, 0); return cJSON_Parse("a") == 0; }'
     assert check_native(program, ["x.h"], sorted(names), (1, 20)).calls == ["XXH32", "cJSON_Parse"]
+
+
+@pytest.mark.parametrize("preimported", [False, True])
+def test_lines_reached_leave_out_import_time(tmp_path: Path, preimported: bool) -> None:
+    """The reach probe counts what the cases run, not the package's import: the same measure whether the
+    package was loaded before the probe started or is imported by the first case (it moved from 59 to 943
+    lines between identical runs before)."""
+    import json
+    import subprocess
+    import sys
+
+    probe = Path(__file__).resolve().parent.parent / "orchestrator" / "generate" / "probes" / "reach.py"
+    (tmp_path / "prog.py").write_text(
+        "import textwrap\nimport rich.text\nprint(len(rich.text.Text('x y z')))\n"
+    )
+    run = f"import sys\n{'import rich.text' if preimported else ''}\nsys.argv = ['reach.py', 'rich', 'prog.py']\n"
+    run += f"exec(compile(open({str(probe)!r}).read(), 'reach.py', 'exec'))\n"
+    cases = json.dumps([{"id": "a", "argv": []}, {"id": "b", "argv": []}])
+    done = subprocess.run(
+        [sys.executable, "-c", run], input=cases, capture_output=True, text=True, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    measured = json.loads(done.stdout)
+    assert measured["per_case"]["a"] == measured["per_case"]["b"]  # the first case carries no import
+    assert 0 < measured["lines"] < 150, measured[
+        "lines"
+    ]  # `Text(...)` and `len`: not rich's import (thousands)

@@ -3,6 +3,11 @@
 Run by the Oracle inside the source environment, from a folder holding this file and the program.
 argv: DIST PROGRAM. stdin: JSON [{"id", "argv", "stdin_b64"}]. Prints {"lines": N, "per_case": {id: [k]}}
 where k indexes the distinct (file, line) pairs reached, counting only files the distribution installed.
+
+Lines run while a module is being imported (its module body, class bodies, tables built at import — by
+the program's own `import`, or lazily on a first call) do not count, whether or not the package was
+imported before this probe started: otherwise the first case of a run would carry the package's import
+and the measure would change with what happened to be loaded already.
 """
 
 import base64
@@ -30,9 +35,29 @@ def _local(frame, event, arg):
     return _local
 
 
+_REAL: dict[str, str] = {}
+
+
+def _own(filename):
+    real = _REAL.get(filename)
+    if real is None:
+        real = _REAL[filename] = os.path.realpath(filename)
+    return real in OWN or filename.endswith(program)
+
+
+def _importing(frame):
+    """Whether `frame` runs inside an import (importlib's bootstrap is on the stack below it)."""
+    caller = frame.f_back
+    while caller is not None:
+        if caller.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        caller = caller.f_back
+    return False
+
+
 def _global(frame, event, arg):
     filename = frame.f_code.co_filename
-    if os.path.realpath(filename) in OWN or filename.endswith(program):
+    if _own(filename) and not _importing(frame):
         current.add((filename, frame.f_lineno))
         return _local
     return None
