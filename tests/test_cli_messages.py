@@ -101,3 +101,20 @@ def test_dataset_list_never_cuts_an_id_on_a_narrow_terminal() -> None:
     assert max(len(line) for line in proc.stdout.splitlines()) <= 60
     for sample in ("moreitertools-combinatorics", "jsonpointer-resolve", "slugify-options"):
         assert f"│ {sample} " in proc.stdout
+
+
+def test_json_stdout_carries_the_json_alone() -> None:
+    """What writes to descriptor 1 while a `--json` command runs (Ray's forwarded raylet lines, a
+    library's print) goes to stderr; stdout holds the JSON alone, so `| jq` works."""
+    script = (
+        "import os, sys\n"
+        "from repozero.commands.common import json_stdout, print_json\n"
+        "with json_stdout(True):\n"
+        "    os.write(1, b'(raylet) object_store.cc:37: noise\\n'); print('a print'); sys.stdout.flush()\n"
+        "print_json({'ok': True})\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout == '{"ok":true}\n'
+    assert "(raylet) object_store.cc:37: noise" in done.stderr and "a print" in done.stderr

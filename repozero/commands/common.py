@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import msgspec
 
 from repozero.config import Config, load_config
 
-__all__ = ["config_from_args", "print_json", "register"]
+__all__ = ["config_from_args", "json_stdout", "print_json", "register"]
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
@@ -21,6 +24,25 @@ def config_from_args(args: argparse.Namespace) -> Config:
 
 def print_json(value: Any) -> None:
     sys.stdout.write(msgspec.json.encode(value).decode() + "\n")
+
+
+@contextmanager
+def json_stdout(enabled: bool) -> Iterator[None]:
+    """With `--json`, stdout carries the JSON alone: while the block runs, whatever writes to file
+    descriptor 1 — Ray's forwarded raylet and worker lines, a library's print — goes to stderr; stdout is
+    restored for the JSON printed after the block."""
+    if not enabled:
+        yield
+        return
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:

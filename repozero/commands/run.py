@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from repozero.commands import add_command
-from repozero.commands.common import config_from_args, print_json
+from repozero.commands.common import config_from_args, json_stdout, print_json
 from repozero.commands.executors import add_executor_flags, executor_from_args
 from repozero.errors import UsageError
 from repozero.log import terminal_panel
@@ -69,7 +69,8 @@ def _run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     # a live panel will own the terminal: from the start, info events go to RUN_DIR/events.log only
     with terminal_panel() if resolve_mode(args.display) == "live" else nullcontext():
-        summary = _start_or_resume(args, config)
+        with json_stdout(args.json):
+            summary = _start_or_resume(args, config)
     _report(summary, args.json)
     return 130 if summary.interrupted else 0
 

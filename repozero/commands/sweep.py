@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from repozero.commands import add_command
-from repozero.commands.common import config_from_args, print_json
+from repozero.commands.common import config_from_args, json_stdout, print_json
 from repozero.commands.executors import add_executor_flags, executor_from_args
 from repozero.errors import UsageError
 from repozero.log import terminal_panel
@@ -62,7 +62,7 @@ def _sweep(args: argparse.Namespace) -> int:
         _print_plan([p for p, _ in sweep.plans()], str(sweep.dir), args.json)
         return 0
     # a live panel will own the terminal: from the start, info events go to the cells' events.log only
-    with terminal_panel() if resolve_mode(args.display) == "live" else nullcontext():
+    with terminal_panel() if resolve_mode(args.display) == "live" else nullcontext(), json_stdout(args.json):
         summary = run_sweep(config, sweep, executor=executor)
     _print_summary(summary, args.json)
     return 130 if summary.interrupted else 0
