@@ -117,11 +117,11 @@ class Session:
         manifest = session_manifest(config, spec, dataset, protocol, run_dir, sizes)
         if run_dir is not None:
             await anyio.Path(run_dir).mkdir(parents=True, exist_ok=True)
-            if not (run_dir / MANIFEST_NAME).exists():  # a trainer's session: `repozero report` reads it
-                write_manifest(run_dir, manifest)
         async with AsyncExitStack() as stack:
             if run_dir is not None and not held_here(run_dir):  # a trainer's session: one per directory
                 stack.enter_context(RunLock(run_dir, flag="run_dir"))
+            if run_dir is not None and not (run_dir / MANIFEST_NAME).exists():  # a trainer's session, locked:
+                write_manifest(run_dir, manifest)  # `repozero report` reads its directory like a run's
             scratch = run_dir or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="rz-session-")))
             actions = stack.enter_context(
                 ActionLog(run_dir / ACTIONS_FILE if run_dir else None, manifest.run_id)
