@@ -29,6 +29,9 @@ __all__ = ["ApiListing", "filter_cases", "list_api", "measure_coverage", "valida
 
 PROBES = Path(__file__).parent / "probes"
 PROBE_TIMEOUT_S = 120.0
+COVERAGE_S_PER_CASE = 10.0
+"""The reach probe runs every kept case in one process under a line tracer (tens of times slower than a
+plain run): its time limit grows with the cases, on top of PROBE_TIMEOUT_S."""
 
 
 class ApiListing:
@@ -55,10 +58,15 @@ def _stage_probe(folder: Path, name: str, extra: dict[str, str] | None = None) -
 
 
 async def _one_run(
-    oracle: Oracle, env: EnvSpec, folder: Path, script: str, case: CaseInput
+    oracle: Oracle,
+    env: EnvSpec,
+    folder: Path,
+    script: str,
+    case: CaseInput,
+    timeout_s: float = PROBE_TIMEOUT_S,
 ) -> tuple[int, bytes, str]:
     request = GroundTruthRequest(
-        env=env, program=program_ref(folder, script), cases=[case], repeats=1, timeout_s=PROBE_TIMEOUT_S,
+        env=env, program=program_ref(folder, script), cases=[case], repeats=1, timeout_s=timeout_s,
         output_cap=16 << 20,
     )  # fmt: skip
     (verdict,) = await oracle.ground_truth(request, use_cache=False)
@@ -173,9 +181,11 @@ async def measure_coverage(
     ]
     dist = settings.source.split("==")[0]
     case = CaseInput(id="reach", argv=[dist, script], stdin=json.dumps(payload).encode())
-    code, out, err = await _one_run(oracle, env_spec(source_of(settings)), probe, "reach.py", case)
+    limit = PROBE_TIMEOUT_S + COVERAGE_S_PER_CASE * len(kept)
+    code, out, err = await _one_run(oracle, env_spec(source_of(settings)), probe, "reach.py", case, limit)
     if code != 0:
-        raise OracleError(f"measuring coverage failed (exit {code}): {err[-500:]}")
+        why = f"killed: over its {limit:.0f} s limit, or out of memory" if code in (124, 137) else err[-500:]
+        raise OracleError(f"measuring coverage failed (exit {code}): {why}")
     raw = json.loads(out)
     per_case = {str(k): list(v) for k, v in raw["per_case"].items()}
     whitebox = choose_whitebox([c.id for c in kept], per_case, outputs, settings.whitebox)
