@@ -436,3 +436,32 @@ def test_fake_generate_plays_a_debian_package(tmp_path: Path, capsys: pytest.Cap
     dataset = load_dataset(out)
     assert {s.subset for s in dataset.samples} == {"c2rust"}
     assert all(s.target.entry[0].startswith("target/release/libcjson_dev_g0") for s in dataset.samples)
+
+
+def test_a_failed_coverage_measure_drops_that_program_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reach probe killed on one program (a slow case under the line tracer) drops that program as
+    `coverage_failed`; the other slots finish and the dataset is written (before, the whole run stopped)."""
+    from repozero.errors import OracleError
+    from repozero.orchestrator.generate import pipeline
+
+    real = pipeline.measure_coverage
+
+    async def flaky(oracle, settings, folder, script, *rest):  # type: ignore[no-untyped-def]
+        if script.startswith("roman_g02"):
+            raise OracleError("measuring coverage failed (exit 137): killed")
+        return await real(oracle, settings, folder, script, *rest)
+
+    monkeypatch.setattr(pipeline, "measure_coverage", flaky)
+    summary = _generate(
+        capsys, "--source", "roman==4.2", "--model", "fake:generate", "--voters", "none", "--files", "2",
+        "--repeats", "3", "--out", str(tmp_path / "roman"),
+    )  # fmt: skip
+    programs = {p["id"]: p for p in summary["programs"]}
+    assert programs["roman-g01"]["kept"] and summary["kept"] == 1
+    assert (programs["roman-g02"]["stage"], programs["roman-g02"]["reason"]) == (
+        "coverage",
+        "coverage_failed",
+    )
+    assert [s.id for s in load_dataset(tmp_path / "roman").samples] == ["roman-g01"]

@@ -11,7 +11,7 @@ from msgspec.structs import replace
 
 from repozero.agents.templates import render
 from repozero.datasets import Vote
-from repozero.errors import ModelError
+from repozero.errors import ModelError, OracleError
 from repozero.log import get_logger
 from repozero.orchestrator.generate.answers import parse_ballot
 from repozero.orchestrator.generate.context import FENCES, GenContext, script_name
@@ -93,9 +93,19 @@ async def _finish(ctx: GenContext, program: str, ready: Ready) -> ProgramOutcome
         return replace(base, stage="filter", reason=filtered.reason, detail=detail)
     coverage = ctx.state.load(program, "coverage", CoverageStage)
     if coverage is None:
-        coverage = await measure_coverage(
-            ctx.oracle, ctx.settings, ready.folder, script, ready.cases.cases, filtered, ctx.work_dir(program)
-        )
+        try:
+            coverage = await measure_coverage(
+                ctx.oracle,
+                ctx.settings,
+                ready.folder,
+                script,
+                ready.cases.cases,
+                filtered,
+                ctx.work_dir(program),
+            )
+        except OracleError as exc:  # this program's measure failed: it is dropped, the other slots go on
+            log.warning("generate_coverage_failed", program=program, error=str(exc)[:300])
+            return replace(base, stage="coverage", reason="coverage_failed", detail=str(exc)[:500])
         ctx.state.save(program, "coverage", coverage)
         log.info("generate_stage", program=program, stage="coverage", lines=coverage.lines)
     ballots = await _votes(ctx, program, ready, filtered, coverage)

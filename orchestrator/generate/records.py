@@ -33,7 +33,7 @@ STATE_VERSION = 1
 CATEGORIES = ("encoding", "text", "math/numbers", "data structures", "parsing/serialization", "other")
 """The fixed list voters pick a category from (py2js-lite's four, plus two)."""
 DIFFICULTIES = ("easy", "medium", "hard")
-Stage = Literal["write", "static", "cases", "validation", "filter", "vote"]
+Stage = Literal["write", "static", "cases", "validation", "filter", "coverage", "vote"]
 
 
 class GenerateSettings(Record, kw_only=True):
