@@ -38,7 +38,9 @@ def add_command(
 ) -> argparse.ArgumentParser:
     """A subcommand parser that also takes the common options; it names itself in the parsed arguments
     (`_parser`), so an unknown flag is reported with its usage."""
-    parser: argparse.ArgumentParser = subparsers.add_parser(name, help=help, description=help, parents=[parent])
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        name, help=help, description=help, parents=[parent]
+    )
     parser.set_defaults(_parser=parser)
     return parser
 

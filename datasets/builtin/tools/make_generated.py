@@ -77,8 +77,9 @@ def _command(lib: Path, out: Path, settings: list[str]) -> list[str]:
     ]  # fmt: skip
 
 
-def generate(lib: Path, build: Path, settings: list[str]) -> dict:
-    """One library through the real command; its summary (volatile fields removed), saved beside it."""
+def generate(lib: Path, build: Path, settings: list[str], save: bool = True) -> dict:
+    """One library through the real command; its summary (volatile fields removed), saved beside it
+    unless `save` is off (a check writes nothing in the repository)."""
     out = build / lib.name
     started = time.monotonic()
     done = subprocess.run(_command(lib, out, settings), cwd=REPO, capture_output=True, text=True)
@@ -89,7 +90,10 @@ def generate(lib: Path, build: Path, settings: list[str]) -> dict:
     summary = json.loads(done.stdout)
     for key in _VOLATILE:
         summary.pop(key, None)
-    (lib / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    if save:
+        (lib / "summary.json").write_text(
+            json.dumps(summary, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+        )
     print(f"{lib.name}: {summary['kept']} kept of {summary['files']} ({time.monotonic() - started:.0f} s)")
     return summary
 
@@ -212,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix=f"make-{args.name}-") as tmp:
         build = Path(tmp) / "build"
         with ThreadPoolExecutor(max(1, args.jobs)) as pool:
-            summaries = list(pool.map(lambda lib: generate(lib, build, settings), libs))
+            summaries = list(pool.map(lambda lib: generate(lib, build, settings, not args.check), libs))
         dest = Path(tmp) / args.name
         digest = assemble(args.name, libs, build, dest)
         same = _compare(args.name, libs, dest, digest, bool(args.only)) if args.check or args.only else True
