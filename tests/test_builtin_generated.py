@@ -91,9 +91,10 @@ def test_summaries_account_for_every_program(name: str) -> None:
 
 
 @pytest.mark.slow
-def test_a_rebuild_of_two_libraries_gives_the_same_samples(name: str, tmp_path: Path) -> None:
-    """The documented rebuild, for two libraries, on an empty Oracle cache: every sample's hash as shipped."""
-    libs = sorted(p.parent.name for p in (builtin_root() / name / "generation").glob("*/library.toml"))[:2]
+def test_a_rebuild_of_one_library_gives_the_same_samples(name: str, tmp_path: Path) -> None:
+    """The documented rebuild, for one library, on an empty Oracle cache: every sample's hash as shipped
+    (the whole dataset's rebuild is `make_generated.py NAME --check`, measured in docs/builtin-datasets.md)."""
+    libs = sorted(p.parent.name for p in (builtin_root() / name / "generation").glob("*/library.toml"))[:1]
     tool = REPO / "datasets" / "builtin" / "tools" / "make_generated.py"
     done = subprocess.run(
         [sys.executable, str(tool), name, "--only", *libs, "--check", "--set", f"oracle.cache_dir={tmp_path / 'c'}"],
