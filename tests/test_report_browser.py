@@ -229,7 +229,9 @@ def test_every_chart_and_table_fits_at_both_widths(tmp_path: Path, width: int) -
     size = f"--window-size={width},{HEIGHT}"
     result = _run_chromium(tmp_path, f"layout{width}", size, "--dump-dom", probe.as_uri())
     assert result.returncode == 0, result.stderr.decode(errors="replace")[-2000:]
-    found = re.findall(r'<pre id="layout">(\{.*?)</pre>', result.stdout.decode(), re.S)  # not the script's own
+    found = re.findall(
+        r'<pre id="layout">(\{.*?)</pre>', result.stdout.decode(), re.S
+    )  # not the script's own
     assert found, result.stdout.decode()[-2000:]
     layout = json.loads(html.unescape(found[-1]))
     assert layout["bad"] == [] and not layout["wide"], layout
