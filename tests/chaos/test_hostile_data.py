@@ -107,7 +107,8 @@ def test_a_hostile_endpoint_labels_episodes_infra(tmp_path: Path, mode: str) -> 
     H.assert_no_traceback(proc.stderr)
     assert proc.returncode == 0, proc.stderr[-3000:]
     summary = json.loads(proc.stdout)
-    assert summary["infra_failures"] == 2 and summary["pass_rate"] == 0.0, summary
+    # nothing was scored: no rate (null), not a 0 that reads as the model's (issue 43's honest summaries)
+    assert summary["infra_failures"] == 2 and summary["scored"] == 0 and summary["pass_rate"] is None, summary
     statuses = H.assert_each_episode_once(run_dir)
     assert set(statuses.values()) == {"infra_failed"}  # never the model's failure
     if mode == "huge":
