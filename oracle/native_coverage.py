@@ -16,6 +16,7 @@ import json
 import os
 import secrets
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -96,7 +97,7 @@ def _count(build: Path, gcdas: dict[str, bytes], headers: set[str]) -> int:
             shutil.copy(gcno, Path(tmp) / gcno.name)
             (Path(tmp) / Path(path).name).write_bytes(data)
             names.append(Path(path).name)
-        done = __import__("subprocess").run(
+        done = subprocess.run(
             ["gcov", "--json-format", "--stdout", *names], cwd=tmp, capture_output=True, check=False
         )
     if done.returncode != 0:
