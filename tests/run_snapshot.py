@@ -20,6 +20,7 @@ _VOLATILE = re.compile(
 _KEEP = {"episode_id", "input_id", "case_id"}
 # `ls -l` dates and times in command outputs ("Dec  1 23:59"; "Dec  1 T" in goldens made before dates were
 # taken out, so a golden still compares on the day after it was made)
+_CARGO_TIME = re.compile(r" in \d+(\.\d+)?m?s\b")  # cargo's "Finished `release` profile ... in 0.52s"
 _LS_DATE = re.compile(r"\b[A-Z][a-z]{2} +\d{1,2} +(\d\d:\d\d|T)\b")
 
 
@@ -31,6 +32,7 @@ def clean(value: Any) -> Any:
     if isinstance(value, str):
         value = re.sub(r"[0-9a-f]{6,}", "H", value)
         value = re.sub(r"sbx-H|/tmp/\S+", "X", value)
+        value = _CARGO_TIME.sub(" in T", value)
         return _LS_DATE.sub("D", value)
     return value
 
@@ -55,7 +57,7 @@ def snapshot(run_dir: Path) -> dict[str, Any]:
     groups: dict[str, list[Any]] = {}
     for record in TraceReader(run_dir / "traces").records():
         raw = msgspec.to_builtins(record)
-        groups.setdefault(f"{type(record).__name__}:{raw.get('episode_id', '')}", []).append(clean(raw))
+        groups.setdefault(f"{raw.get('kind', '')}:{raw.get('episode_id', '')}", []).append(clean(raw))
     return {"results": results, "rounds": rounds, "cases": cases, "records": dict(sorted(groups.items()))}
 
 

@@ -1,7 +1,7 @@
-"""The front-door refactor changed no score, trace or report: a scripted run on the built-in dataset gives
-the results table and trace records that the code before it gave (commit 6682fc5), ids, times, ports and
-versions aside. The golden file was made by that commit's `repozero run` with the same arguments; fields
-added since are not compared (tests/run_snapshot.py)."""
+"""The house redesign (issue 39) changed no score, trace or report: a scripted run on each built-in lite
+dataset gives the results table and trace records that the code before it gave (commit e11ab13), ids, times,
+ports and versions aside. Each golden file was made by that commit's `repozero run` with the arguments below,
+reduced by tests/run_snapshot.py; fields added since are not compared."""
 
 from __future__ import annotations
 
@@ -14,8 +14,13 @@ from pathlib import Path
 import pytest
 import zstandard
 
-GOLDEN = Path(__file__).parent / "fixtures" / "refactor" / "base58-buggy-then-fix-r1.json.zst"
+GOLDEN = Path(__file__).parent / "fixtures" / "refactor"
 pytestmark = pytest.mark.slow
+
+RUNS = {
+    "py2js-lite-base58-buggy-then-fix-r1": ("builtin:py2js-lite", "base58-*", "fake:buggy-then-fix"),
+    "c2rust-lite-cjson-gold-r1": ("builtin:c2rust-lite", "cjson-*", "fake:gold"),
+}
 
 
 def _snapshot_module():  # type: ignore[no-untyped-def]
@@ -26,16 +31,19 @@ def _snapshot_module():  # type: ignore[no-untyped-def]
     return module
 
 
-def test_a_scripted_run_gives_the_results_and_traces_it_gave_before(tmp_path: Path) -> None:
+@pytest.mark.parametrize("golden_name", sorted(RUNS))
+def test_a_scripted_run_gives_the_results_and_traces_it_gave_before(tmp_path: Path, golden_name: str) -> None:
+    dataset, samples, model = RUNS[golden_name]
     run_dir = tmp_path / "run"
     proc = subprocess.run(
-        [sys.executable, "-m", "repozero", "run", "--dataset", "builtin:py2js-lite", "--samples", "base58-*",
-         "--model", "fake:buggy-then-fix", "--ace-rounds", "1", "--out", str(run_dir), "--json", "--display", "off"],
+        [sys.executable, "-m", "repozero", "run", "--dataset", dataset, "--samples", samples,
+         "--model", model, "--ace-rounds", "1", "--out", str(run_dir), "--json", "--display", "off"],
         capture_output=True, text=True, timeout=900,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]
     snapshots = _snapshot_module()
-    golden = json.loads(zstandard.ZstdDecompressor().decompress(GOLDEN.read_bytes()))
+    golden_file = GOLDEN / f"{golden_name}.json.zst"
+    golden = json.loads(zstandard.ZstdDecompressor().decompress(golden_file.read_bytes()))
     now = snapshots.snapshot(run_dir)
     assert golden["results"] and golden["records"]  # the golden run had episodes and traces
     assert sorted(now["records"]) == sorted(golden["records"])  # same kinds of record, per episode
