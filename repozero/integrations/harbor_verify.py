@@ -1,0 +1,205 @@
+"""The judging half of an exported Harbor task's verifier, run inside the task's verifier image.
+
+An exported task's `tests/test.sh` runs the target there; this file (copied to `tests/verify.py`, with the
+grader's own rule modules beside it in `tests/rules/`) is the part that needs Python: it scans the target
+with those rule modules (`scan`), and turns the batch driver's records into statuses, a failure category,
+PR and SR and Harbor's reward files (`judge`). It runs on the Debian Python of the verifier image's private
+root, so it uses the standard library only and mirrors the grader's rules (`status_of`,
+`failure_category`, the driver's record format and timeout rule) instead of importing them; the parity is
+tested against the grader on the same runs.
+
+    python3 verify.py scan TARGET_DIR TASK_JSON > scan.json
+    python3 verify.py judge TASK_JSON SCAN_JSON RECORDS OUT_DIR
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+OOM_MARKERS = (
+    b"JavaScript heap out of memory",
+    b"Reached heap limit",
+    b"Allocation failed - process out of memory",
+    b"Array buffer allocation failed",
+    b"std::bad_alloc",
+    b"Cannot allocate memory",
+    b"MemoryError",
+    b"memory allocation of",
+)
+_HEADER = re.compile(rb"case (\d+) (-?\d+) (\d+) (\d+) (\d+)\n")
+_SKIP = re.compile(rb"skip (\d+)\n")
+_DONE = re.compile(rb"done (\d+)\n")
+
+
+def entry_script(entry: list[str]) -> str | None:
+    """The script an interpreter entry point runs (`node test1.mjs` -> `test1.mjs`), if any."""
+    return next((arg for arg in entry[1:] if not arg.startswith("-")), None)
+
+
+def runnable(task: dict[str, Any], root: Path) -> bool:
+    """Anything to run: a Cargo.toml at the root for Rust, the entry point's script otherwise."""
+    if not root.is_dir():
+        return False
+    if task["language"] == "rust":
+        return (root / "Cargo.toml").is_file()
+    script = entry_script(task["entry"])
+    return script is None or (root / script).is_file()
+
+
+def scan(root: Path, task: dict[str, Any]) -> dict[str, Any]:
+    """The grader's static rule check (its own modules, in `rules/`) and whether there is anything to run."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "rules"))
+    import cheats  # type: ignore[import-not-found]  # the grader's module, copied beside this file
+
+    flags = cheats.scan_target(root) if root.is_dir() else []
+    return {"flags": flags, "runnable": runnable(task, root)}
+
+
+def parse_records(data: bytes, n_cases: int, timeout_ns: int) -> list[dict[str, Any]] | None:
+    """One run per case from the driver's stdout, as the grader reads it; None for a broken batch."""
+    at, runs = 0, []
+    for i in range(n_cases):
+        skip = _SKIP.match(data, at)
+        if skip is not None and int(skip.group(1)) == i:
+            at = skip.end()
+            runs.append({"not_run": True})
+            continue
+        head = _HEADER.match(data, at)
+        if head is None or int(head.group(1)) != i:
+            return None
+        code, wall_ns, out_len, err_len = (int(g) for g in head.groups()[1:])
+        at = head.end()
+        stdout, stderr = data[at : at + out_len], data[at + out_len : at + out_len + err_len]
+        at += out_len + err_len
+        timed_out = code in (124, 137) and wall_ns >= timeout_ns
+        oom = not timed_out and any(marker in stderr for marker in OOM_MARKERS)
+        runs.append(
+            {
+                "exit": code,
+                "stdout": stdout,
+                "stderr": stderr,
+                "timed_out": timed_out,
+                "oom": oom,
+                "not_run": False,
+            }
+        )
+    return runs if _DONE.match(data, at) else None
+
+
+def status_of(case: dict[str, Any], run: dict[str, Any]) -> str:
+    """The grader's status for one case under strict comparison (stdout bytes and exit code)."""
+    if run["not_run"]:
+        return "not_run"
+    if run["timed_out"]:
+        return "timeout"
+    if run["oom"]:
+        return "oom"
+    if run["exit"] != case["expected_exit"]:
+        return "wrong_output" if run["exit"] == 0 else "runtime_error"
+    expected = base64.b64decode(case["expected_stdout"])
+    return "pass" if run["stdout"] == expected else "wrong_output"
+
+
+def failure_category(
+    cases: list[dict[str, Any]], statuses: list[str], flags: list[str], no_exe: bool
+) -> str | None:
+    """The paper's four plus cheat, in the grader's precedence."""
+    if no_exe:
+        return "no_executable"
+    if flags:
+        return "cheat"
+    failed = [(c, s) for c, s in zip(cases, statuses, strict=True) if s != "pass"]
+    if not failed:
+        return None
+    if any(c["visibility"] == "whitebox" for c, _ in failed):
+        return "whitebox_fail"
+    if any(s in ("runtime_error", "timeout", "oom") for _, s in failed):
+        return "runtime_error"
+    return "mismatch"
+
+
+def judge(
+    task: dict[str, Any], scanned: dict[str, Any], records: bytes | None, build_error: str
+) -> dict[str, Any]:
+    """The sample's grade: statuses per case, category, cheat flags, PR (0/1) and SR."""
+    cases = task["cases"]
+    flags = set(scanned["flags"])
+    no_exe = not scanned["runnable"] or bool(build_error)
+    if no_exe:
+        statuses = ["not_run"] * len(cases)
+    else:
+        runs = parse_records(records or b"", len(cases), task["timeout_ns"])
+        if runs is None:
+            return {"infra_error": True, "detail": "the batch driver returned no record for some cases"}
+        statuses = [status_of(c, r) for c, r in zip(cases, runs, strict=True)]
+        denied = re.compile(rb"ERR_ACCESS_DENIED[\s\S]{0,400}?permission:\s*'(\w+)'")
+        for run in runs:
+            if not run["not_run"]:
+                flags.update(f"runtime_denied:{m.group(1).decode()}" for m in denied.finditer(run["stderr"]))
+    category = failure_category(cases, statuses, sorted(flags), no_exe)
+    passed = sum(s == "pass" for s in statuses)
+    rate = 0.0 if flags or not cases else passed / len(cases)
+    return {
+        "sample": task["sample"],
+        "pass": category is None and bool(cases),
+        "success_rate": rate,
+        "failure_category": category,
+        "cheat_flags": sorted(flags),
+        "build_error": build_error,
+        "infra_error": False,
+        "cases": [
+            {"id": c["id"], "visibility": c["visibility"], "status": s}
+            for c, s in zip(cases, statuses, strict=True)
+        ],
+    }
+
+
+def write_rewards(grade: dict[str, Any], out: Path) -> None:
+    """Harbor's reward files: `reward.txt` (PR), `reward.json` (numbers only: Harbor rejects any other
+    value there) and `grade.json` (the whole grade, per-case statuses included)."""
+    out.mkdir(parents=True, exist_ok=True)
+    if grade.get("infra_error"):
+        (out / "grade.json").write_text(json.dumps(grade, indent=1) + "\n")
+        return  # no reward: Harbor reports the trial's verifier as failed, not as a 0 the model earned
+    pr = 1 if grade["pass"] else 0
+    rewards = {
+        "reward": pr,
+        "pass_rate": pr,
+        "success_rate": round(grade["success_rate"], 6),
+    }
+    (out / "grade.json").write_text(json.dumps(grade, indent=1) + "\n")
+    (out / "reward.json").write_text(json.dumps(rewards) + "\n")
+    (out / "reward.txt").write_text(f"{pr}\n")
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) >= 3 and argv[0] == "scan":
+        task = json.loads(Path(argv[2]).read_text())
+        print(json.dumps(scan(Path(argv[1]), task)))
+        return 0
+    if len(argv) == 5 and argv[0] == "judge":
+        task = json.loads(Path(argv[1]).read_text())
+        scanned = json.loads(Path(argv[2]).read_text())
+        records_path = Path(argv[3])
+        records = records_path.read_bytes() if records_path.is_file() else None
+        error_path = records_path.with_name("build_error.txt")
+        build_error = error_path.read_text(errors="replace").strip() if error_path.is_file() else ""
+        grade = judge(task, scanned, records, build_error)
+        write_rewards(grade, Path(argv[4]))
+        print(
+            json.dumps({k: grade.get(k) for k in ("pass", "success_rate", "failure_category", "cheat_flags")})
+        )
+        return 0
+    print(
+        "usage: verify.py scan TARGET TASK_JSON | judge TASK_JSON SCAN_JSON RECORDS OUT_DIR", file=sys.stderr
+    )
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
