@@ -56,6 +56,7 @@ def task_toml(
         "",
         "[agent]",
         f"timeout_sec = {agent_timeout_s}",
+        "user = 1000  # the images' sandbox user, as in RepoZero's own sandboxes",
         "",
         "[verifier]",
         f"timeout_sec = {verifier_timeout_s}",
