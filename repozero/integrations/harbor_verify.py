@@ -62,7 +62,7 @@ def scan(root: Path, task: dict[str, Any]) -> dict[str, Any]:
 
 def parse_records(data: bytes, n_cases: int, timeout_ns: int) -> list[dict[str, Any]] | None:
     """One run per case from the driver's stdout, as the grader reads it; None for a broken batch."""
-    at, runs = 0, []
+    at, runs = 0, list[dict[str, Any]]()
     for i in range(n_cases):
         skip = _SKIP.match(data, at)
         if skip is not None and int(skip.group(1)) == i:
