@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 __all__ = ["AgentConfig", "EndpointConfig", "Price", "SamplingParams"]
 

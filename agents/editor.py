@@ -10,7 +10,7 @@ import posixpath
 import shlex
 from typing import Any
 
-from repozero.errors import SandboxError
+from repozero.kernel.errors import SandboxError
 from repozero.sandbox import AgentSandbox
 
 __all__ = ["EDITOR_SCHEMA", "EditorError", "run_editor"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from repozero.agents.models import Model
 from repozero.agents.scaffolds import AgentHooks, AgentLimits, BashAgent, SourceRunner, ToolsAgent
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
 from repozero.sandbox import AgentSandbox
 
 __all__ = ["SCAFFOLDS", "build_agent"]

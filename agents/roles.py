@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from repozero.agents.templates import render
 from repozero.datasets import Dataset, Interface
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 __all__ = [
     "Failure",

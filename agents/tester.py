@@ -26,7 +26,7 @@ from repozero.agents.scaffolds.core import (
 )
 from repozero.agents.templates import render
 from repozero.agents.validation import ProposedInput, validate_proposals
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 __all__ = ["PROPOSE_TOOL", "InputProposer", "ProposalResult", "interface_text"]
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from repozero.datasets import Interface
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 __all__ = ["ProposedInput", "validate_proposals"]
 

@@ -25,7 +25,7 @@ import anyio
 import msgspec
 
 from repozero.datasets import Case, load_dataset
-from repozero.log import configure_logging
+from repozero.kernel.log import configure_logging
 from repozero.oracle.config import OracleConfig, cache_root
 from repozero.oracle.evaluate import GradeJob, grade_one
 from repozero.oracle.grading import GradingPolicy

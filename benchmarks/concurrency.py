@@ -158,10 +158,9 @@ async def bare_phase(
     url: str, episodes: int, steps: int, docker: bool, token_ids: bool, stream: bool = True
 ) -> dict[str, Any]:
     from repozero.agents.models import open_models
-    from repozero.config import load_config
+    from repozero.config_file import load_config
     from repozero.datasets import load_dataset
-    from repozero.sandbox import SandboxSpec
-    from repozero.wiring import open_backend
+    from repozero.sandbox import SandboxSpec, open_backend
 
     config = load_config(None, _sandbox_overrides(docker, episodes))
     dataset = load_dataset(DATASET)
@@ -169,7 +168,7 @@ async def bare_phase(
     spec = SandboxSpec(toolchain="node", run_id=f"bare-{os.getpid()}", sample=SAMPLE, role="coder")
     async with (
         open_models({"bench": endpoint(url, steps, episodes, token_ids, stream)}) as models,
-        open_backend(config, "docker" if docker else "local", run_id=spec.run_id) as backend,
+        open_backend(config.sandbox, "docker" if docker else "local", run_id=spec.run_id) as backend,
     ):
         if docker:
             await backend.prewarm(spec)  # type: ignore[attr-defined]
@@ -273,11 +272,11 @@ def orchestrator_phase(
 ) -> dict[str, Any]:
     import msgspec
 
-    from repozero.config import load_config
-    from repozero.log import configure_logging
-    from repozero.orchestrator.results import ResultsStore
-    from repozero.orchestrator.run import start_run
-    from repozero.orchestrator.spec import RunSpec
+    from repozero.config_file import load_config
+    from repozero.kernel.log import configure_logging
+    from repozero.orchestrator.engine.results import ResultsStore
+    from repozero.orchestrator.engine.run import start_run
+    from repozero.orchestrator.engine.spec import RunSpec
     from repozero.traces import TraceReader
 
     configure_logging(level="info")
@@ -390,11 +389,11 @@ def main() -> None:
     args = parser.parse_args()
     args.episodes = args.episodes or (100 if args.docker else 250)
     if args.phase:  # a phase's process is the program's, as `repozero run`'s is (repozero.cli.entry)
-        from repozero.runtime import tune_gc
+        from repozero.kernel.runtime import tune_gc
 
         tune_gc()
     if args.phase == "bare":
-        from repozero.runtime import run_async
+        from repozero.kernel.runtime import run_async
 
         print(
             json.dumps(

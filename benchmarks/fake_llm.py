@@ -19,7 +19,7 @@ import anyio
 from aiohttp import web
 
 from repozero.agents.fakellm import start_fake_server
-from repozero.runtime import run_async
+from repozero.kernel.runtime import run_async
 
 FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "fakellm"
 HEADER = "<!-- repozero: sample=fx-slug role=coder scaffold=bash -->\nRe-implement the package."

@@ -24,10 +24,10 @@ from pathlib import Path
 
 import msgspec
 
-from repozero.config import load_config
-from repozero.log import configure_logging
+from repozero.config_file import load_config
+from repozero.kernel.log import configure_logging
+from repozero.kernel.runtime import run_async
 from repozero.orchestrator.generate import GenerateSettings, GenerateSummary, generate_dataset
-from repozero.runtime import run_async
 from repozero.traces import TraceReader
 from repozero.traces.records import ModelCallRecord
 

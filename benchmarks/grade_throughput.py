@@ -28,14 +28,14 @@ from pathlib import Path
 import anyio
 import msgspec
 
-from repozero.config import Config, load_config
+from repozero.config_file import load_config
 from repozero.datasets import load_dataset
-from repozero.log import configure_logging
+from repozero.kernel.log import configure_logging
 from repozero.oracle.evaluate import GradeJob, gold_jobs, grade_many, grade_one, target_job, toolchain_for
 from repozero.oracle.grading import GradingPolicy, entry_script, node_entry, status_of
-from repozero.orchestrator.protocols import get_protocol
-from repozero.sandbox import CaseRun, SandboxBackend, SandboxSpec
-from repozero.wiring import open_backend
+from repozero.orchestrator.engine.config import Config
+from repozero.orchestrator.engine.protocols import get_protocol
+from repozero.sandbox import CaseRun, SandboxBackend, SandboxSpec, open_backend
 
 FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "grader"
 
@@ -84,7 +84,7 @@ async def speedup_part(args: argparse.Namespace, config: Config) -> None:
     jobs = jobs_for(args.dataset, args.copies)
     policy = GradingPolicy(timeout_s=get_protocol("repozero-strict").case_timeout_s)
     cases = sum(len(j.cases) for j in jobs)
-    async with open_backend(config, args.sandbox, run_id="bench-grade") as backend:
+    async with open_backend(config.sandbox, args.sandbox, run_id="bench-grade") as backend:
         await grade_many(backend, jobs[:1], policy)  # warm-up (toolchain caches, images)
         start = time.perf_counter()
         grades = await grade_many(backend, jobs, policy)
@@ -124,7 +124,7 @@ async def hanging_part(args: argparse.Namespace, config: Config) -> None:
     policy = get_protocol("repozero-strict").grading_policy(config.sandbox.output_cap)
     with tempfile.TemporaryDirectory(prefix="rz-hanging-") as folder:
         job = hanging_job(Path(folder))
-        async with open_backend(config, args.sandbox, run_id="bench-hanging") as backend:
+        async with open_backend(config.sandbox, args.sandbox, run_id="bench-hanging") as backend:
             await grade_many(backend, jobs_for(None, 1), policy)  # warm-up (toolchain caches, images)
             start = time.perf_counter()
             grade = await grade_one(backend, job, policy, run_id="bench-hanging")

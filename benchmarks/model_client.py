@@ -29,7 +29,7 @@ import msgspec
 
 from repozero.agents.config import EndpointConfig
 from repozero.agents.models import Message, ToolSpec, open_models
-from repozero.runtime import run_async
+from repozero.kernel.runtime import run_async
 
 BODY = msgspec.json.encode(
     {

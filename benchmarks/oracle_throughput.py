@@ -40,6 +40,7 @@ import anyio
 from msgspec.structs import replace
 
 from repozero.datasets import Dataset, Sample, load_dataset
+from repozero.kernel.runtime import run_async
 from repozero.oracle import (
     GroundTruthRequest,
     OracleConfig,
@@ -55,7 +56,6 @@ from repozero.oracle.filter import decide, early_drop
 from repozero.oracle.native_env import LocalNativeEnvironment
 from repozero.oracle.server import Batch, ForkServer
 from repozero.oracle.source_env import LocalVenvEnvironment, LocalVenvProvider
-from repozero.runtime import run_async
 from repozero.sandbox import CaseInput
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -269,7 +269,7 @@ if __name__ == "__main__":
         "--native", action=argparse.BooleanOptionalAction, default=True, help="also the C2Rust native line"
     )
     parser.add_argument("--cache-dir", help="venv cache (default: the Oracle's usual cache dir)")
-    from repozero.log import configure_logging
+    from repozero.kernel.log import configure_logging
 
     configure_logging(level="warning")
     sys.exit(run_async(main, parser.parse_args()))

@@ -27,9 +27,9 @@ import time
 from pathlib import Path
 
 from repozero import RunSpec, load_config
+from repozero.orchestrator.engine.run import start_run
 from repozero.orchestrator.ray_executor import RayExecutor
 from repozero.orchestrator.ray_executor.local_cluster import add_node, local_cluster
-from repozero.orchestrator.run import start_run
 
 DATASET = str(Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "fakellm")
 SAMPLE = "fx-slug"

@@ -23,8 +23,8 @@ from collections.abc import Awaitable, Callable
 
 import anyio
 
-from repozero.log import configure_logging
-from repozero.runtime import run_async
+from repozero.kernel.log import configure_logging
+from repozero.kernel.runtime import run_async
 from repozero.sandbox import LocalBackend, Sandbox, SandboxSpec
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.docker import DockerBackend

@@ -43,7 +43,7 @@ from model_client import MESSAGES, TOOLS, Call, rate_and_cpu
 
 from repozero.agents.config import EndpointConfig
 from repozero.agents.models import open_models
-from repozero.runtime import run_async
+from repozero.kernel.runtime import run_async
 
 CALLERS = 512
 CONTENT = ["Listing", " the", " files", " first", "."]

@@ -27,7 +27,7 @@ import anyio
 import anyio.lowlevel
 import msgspec
 
-from repozero.log import configure_logging
+from repozero.kernel.log import configure_logging
 from repozero.traces import (
     AgentFinished,
     EpisodeFinished,

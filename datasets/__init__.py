@@ -1,7 +1,7 @@
 """Samples, cases and datasets: the records, their storage, their hash, and importers."""
 
 if __name__ != "repozero.datasets":  # imported as top-level `datasets` because the repo root is on sys.path
-    from repozero._shadow import unshadow
+    from repozero.kernel.shadow import unshadow
 
     unshadow(__name__, __file__)  # raises ModuleNotFoundError, or puts the real package in sys.modules
 

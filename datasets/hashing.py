@@ -11,7 +11,7 @@ import hashlib
 from pathlib import Path
 
 from repozero.datasets.store import Dataset
-from repozero.records import json_encoder
+from repozero.kernel.records import json_encoder
 
 __all__ = ["content_hash", "sample_hash"]
 

@@ -25,8 +25,8 @@ from repozero.datasets.models import (
     TestProgram,
 )
 from repozero.datasets.store import staged_folder, write_atomic, write_dataset_info, write_sample
-from repozero.errors import DatasetError
-from repozero.textio import read_source, read_text
+from repozero.kernel.errors import DatasetError
+from repozero.kernel.textio import read_source, read_text
 
 __all__ = ["DIFFICULTY_RULE", "difficulty_for_index", "import_repozero", "value_to_arg"]
 

@@ -9,8 +9,8 @@ from typing import Literal
 
 import msgspec
 
-from repozero.records import Record
-from repozero.vocabulary import DropReason
+from repozero.kernel.records import Record
+from repozero.kernel.vocabulary import DropReason
 
 __all__ = [
     "SCHEMA_VERSION",

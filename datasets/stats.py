@@ -13,7 +13,7 @@ from itertools import combinations
 
 from repozero.datasets.models import Generation, Sample
 from repozero.datasets.store import Dataset
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 __all__ = ["DatasetStats", "LibraryStats", "Spread", "dataset_stats"]
 

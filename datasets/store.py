@@ -11,7 +11,7 @@ Layout of a dataset folder::
     samples/<id>/tester_inputs.json   optional inputs that reveal the planted bug
 
 A malformed file fails the whole load with the file, the JSON path and what was expected; a file in the
-wrong encoding with the byte offset (`repozero.textio`: UTF-8, or UTF-16 with a BOM for the text files).
+wrong encoding with the byte offset (`repozero.kernel.textio`: UTF-8, or UTF-16 with a BOM for the text files).
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from pathlib import Path
 import msgspec
 
 from repozero.datasets.models import DatasetInfo, Sample
-from repozero.errors import DatasetError
-from repozero.records import explain, json_encoder
-from repozero.textio import read_source, read_text
+from repozero.kernel.errors import DatasetError
+from repozero.kernel.records import explain, json_encoder
+from repozero.kernel.textio import read_source, read_text
 
 __all__ = [
     "Dataset",

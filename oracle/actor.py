@@ -19,8 +19,8 @@ import msgspec
 from anyio.abc import TaskGroup, TaskStatus
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from repozero.errors import OracleError, SandboxError
-from repozero.log import get_logger
+from repozero.kernel.errors import OracleError, SandboxError
+from repozero.kernel.log import get_logger
 from repozero.oracle.cache import ResultCache, cache_key
 from repozero.oracle.config import OracleConfig, cache_root
 from repozero.oracle.docker_env import DockerVenvProvider
@@ -32,8 +32,8 @@ from repozero.oracle.records import CaseInput, EnvSpec, Fingerprint, GroundTruth
 from repozero.oracle.sandboxed_env import SandboxedVenvProvider
 from repozero.oracle.server import Batch, ServerPool
 from repozero.oracle.source_env import EnvironmentProvider, LocalVenvProvider, SourceEnvironment
+from repozero.sandbox.backends import create_backend
 from repozero.sandbox.config import SandboxConfig
-from repozero.sandbox.local import LocalBackend
 
 __all__ = ["Oracle", "OracleService", "OracleStats", "open_oracle"]
 
@@ -287,12 +287,12 @@ def open_oracle(
     if config.isolation == "host":
         return OracleService(LocalVenvProvider(root, config.faketime_lib), config, cache)
     owned: SandboxedVenvProvider | DockerVenvProvider
+    backend = create_backend(
+        sandbox or SandboxConfig(), "docker" if config.isolation == "docker" else "local",
+        run_id=f"oracle-{secrets.token_hex(4)}",
+    )  # fmt: skip
     if config.isolation == "docker":
-        from repozero.sandbox.docker import DockerBackend  # aiodocker only when asked for
-
-        docker = DockerBackend(sandbox or SandboxConfig(), run_id=f"oracle-{secrets.token_hex(4)}")
-        owned = DockerVenvProvider(docker, root, memory_mb=config.memory_mb or 4096)
+        owned = DockerVenvProvider(backend, root, memory_mb=config.memory_mb or 4096)  # type: ignore[arg-type]
     else:
-        local = LocalBackend(sandbox or SandboxConfig())
-        owned = SandboxedVenvProvider(local, root, config.faketime_lib, memory_mb=config.memory_mb)
+        owned = SandboxedVenvProvider(backend, root, config.faketime_lib, memory_mb=config.memory_mb)  # type: ignore[arg-type]
     return OracleService(owned, config, cache, owned=owned)

@@ -32,13 +32,13 @@ from repozero.datasets import (
     write_sample,
 )
 from repozero.datasets.interface import input_problems
-from repozero.errors import DatasetError, UsageError
-from repozero.log import get_logger
+from repozero.kernel.errors import DatasetError, UsageError
+from repozero.kernel.log import get_logger
+from repozero.kernel.records import Record
 from repozero.oracle.actor import Oracle
 from repozero.oracle.config import OracleConfig
 from repozero.oracle.groups import plain_errors
 from repozero.oracle.records import Fingerprint, GroundTruthRequest, Verdict, sample_request
-from repozero.records import Record
 
 __all__ = ["BuildReport", "SampleBuild", "build_dataset", "build_sample", "select_samples"]
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import msgspec
 
+from repozero.kernel.records import Record, json_encoder
 from repozero.oracle.caches import touch_used
 from repozero.oracle.contract import CONTRACT_VERSION
 from repozero.oracle.records import ProgramRef, Verdict
 from repozero.oracle.source_env import FORKSERVER
-from repozero.records import Record, json_encoder
 from repozero.sandbox import CaseInput
 
 __all__ = ["ResultCache", "cache_key"]

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from repozero.records import Record
+from repozero.kernel.records import Record
 from repozero.sandbox import leases
 
 __all__ = ["CacheEntry", "CacheKind", "cache_kinds", "prune", "touch_used"]

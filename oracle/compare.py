@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 __all__ = [
     "Comparator",

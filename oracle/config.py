@@ -8,7 +8,7 @@ from typing import Literal
 
 import msgspec
 
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 __all__ = ["OracleConfig", "cache_root"]
 

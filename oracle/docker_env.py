@@ -18,8 +18,8 @@ from pathlib import Path
 
 import anyio
 
-from repozero.errors import OracleError, SandboxError
-from repozero.log import get_logger
+from repozero.kernel.errors import OracleError, SandboxError
+from repozero.kernel.log import get_logger
 from repozero.oracle.caches import touch_used
 from repozero.oracle.contract import case_env
 from repozero.oracle.docker_native_env import DockerNativeEnvironment

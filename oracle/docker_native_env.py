@@ -19,8 +19,8 @@ from pathlib import Path
 
 import anyio
 
-from repozero.errors import OracleError, SandboxError
-from repozero.log import get_logger
+from repozero.kernel.errors import OracleError, SandboxError
+from repozero.kernel.log import get_logger
 from repozero.oracle.caches import touch_used
 from repozero.oracle.contract import case_env
 from repozero.oracle.native_env import EXECSERVER, NATIVEPROBE, NativeSandboxes, build_key, child_env, perturb

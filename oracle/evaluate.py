@@ -15,7 +15,8 @@ import msgspec
 import structlog
 
 from repozero.datasets import Case, Dataset, Sample
-from repozero.errors import SandboxError
+from repozero.kernel.errors import SandboxError
+from repozero.kernel.records import Record
 from repozero.oracle.grading import (
     GRADER_VERSION,
     CaseOutput,
@@ -28,7 +29,6 @@ from repozero.oracle.grading import (
     no_executable_grade,
 )
 from repozero.oracle.targets import build_target, policy_for, runnable, toolchain_for
-from repozero.records import Record
 from repozero.sandbox import SandboxBackend, SandboxSpec
 
 __all__ = ["EvalSummary", "GradeJob", "grade_many", "grade_one", "summarise", "toolchain_for"]

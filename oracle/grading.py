@@ -15,12 +15,12 @@ import msgspec
 import structlog
 
 from repozero.datasets import Case, Sample
-from repozero.errors import SandboxError
+from repozero.kernel.errors import SandboxError
+from repozero.kernel.records import Record
+from repozero.kernel.vocabulary import CaseStatus, FailureCategory
 from repozero.oracle.cheats import runtime_flags, scan_target
 from repozero.oracle.compare import Comparator, Diagnosis, compare, diagnose
-from repozero.records import Record
 from repozero.sandbox import CaseInput, CaseRun, GradingSandbox
-from repozero.vocabulary import CaseStatus, FailureCategory
 
 __all__ = [
     "GRADER_VERSION",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from repozero.errors import RepoZeroError
+from repozero.kernel.errors import RepoZeroError
 
 __all__ = ["plain_errors"]
 

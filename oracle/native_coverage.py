@@ -23,7 +23,7 @@ from pathlib import Path
 
 import anyio
 
-from repozero.errors import OracleError
+from repozero.kernel.errors import OracleError
 from repozero.oracle.native_env import LocalNativeEnvironment, SandboxedNativeEnvironment, build_key
 from repozero.oracle.nativeprobe import compile_argv, header_files
 from repozero.oracle.records import CaseInput, ProgramRef

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Literal
 
 from repozero.datasets import Case, Dataset, Sample, Source
-from repozero.records import Record, json_encoder
+from repozero.kernel.records import Record, json_encoder
+from repozero.kernel.vocabulary import DropReason
 from repozero.sandbox import CaseInput
-from repozero.vocabulary import DropReason
 
 __all__ = [
     "DropReason",

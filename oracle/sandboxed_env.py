@@ -20,8 +20,8 @@ from typing import Self
 
 import anyio
 
-from repozero.errors import OracleError, SandboxError
-from repozero.log import get_logger
+from repozero.kernel.errors import OracleError, SandboxError
+from repozero.kernel.log import get_logger
 from repozero.oracle.contract import case_env
 from repozero.oracle.native_env import SandboxedNativeEnvironment
 from repozero.oracle.records import EnvSpec

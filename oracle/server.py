@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import anyio
 import msgspec
 
-from repozero.errors import OracleError
-from repozero.log import get_logger
+from repozero.kernel.errors import OracleError
+from repozero.kernel.log import get_logger
 from repozero.oracle.groups import plain_errors
 from repozero.oracle.records import ProgramRef, RunResult
 from repozero.oracle.source_env import SourceEnvironment

@@ -22,8 +22,8 @@ from typing import Protocol
 
 import anyio
 
-from repozero.errors import DatasetError, OracleError
-from repozero.log import get_logger
+from repozero.kernel.errors import DatasetError, OracleError
+from repozero.kernel.log import get_logger
 from repozero.oracle.caches import touch_used
 from repozero.oracle.contract import case_env
 from repozero.oracle.process import LocalProcess

@@ -15,11 +15,11 @@ from pathlib import Path
 import anyio
 
 from repozero.datasets import Dataset, Sample, content_hash, load_dataset
+from repozero.kernel.records import Record
 from repozero.oracle.actor import Oracle
 from repozero.oracle.config import OracleConfig
 from repozero.oracle.groups import plain_errors
 from repozero.oracle.records import sample_request
-from repozero.records import Record
 
 __all__ = ["ValidationReport", "check_sample", "validate_dataset"]
 

@@ -9,21 +9,21 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "start_run": "repozero.orchestrator.run",
-    "resume_run": "repozero.orchestrator.run",
-    "RunSummary": "repozero.orchestrator.session",
-    "RunSpec": "repozero.orchestrator.spec",
-    "Session": "repozero.orchestrator.session",
-    "EventBus": "repozero.orchestrator.bus",
-    "PROTOCOLS": "repozero.orchestrator.protocols",
-    "Protocol": "repozero.orchestrator.protocols",
-    "get_protocol": "repozero.orchestrator.protocols",
-    "ResultsStore": "repozero.orchestrator.results",
-    "EpisodeResult": "repozero.orchestrator.results",
-    "RoundResult": "repozero.orchestrator.results",
-    "RunManifest": "repozero.orchestrator.manifest",
-    "read_manifest": "repozero.orchestrator.manifest",
-    "run_coder_once": "repozero.orchestrator.single",
+    "start_run": "repozero.orchestrator.engine.run",
+    "resume_run": "repozero.orchestrator.engine.run",
+    "RunSummary": "repozero.orchestrator.engine.session",
+    "RunSpec": "repozero.orchestrator.engine.spec",
+    "Session": "repozero.orchestrator.engine.session",
+    "EventBus": "repozero.orchestrator.engine.bus",
+    "PROTOCOLS": "repozero.orchestrator.engine.protocols",
+    "Protocol": "repozero.orchestrator.engine.protocols",
+    "get_protocol": "repozero.orchestrator.engine.protocols",
+    "ResultsStore": "repozero.orchestrator.engine.results",
+    "EpisodeResult": "repozero.orchestrator.engine.results",
+    "RoundResult": "repozero.orchestrator.engine.results",
+    "RunManifest": "repozero.orchestrator.engine.manifest",
+    "read_manifest": "repozero.orchestrator.engine.manifest",
+    "run_coder_once": "repozero.orchestrator.engine.single",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -1,6 +1,6 @@
 """RepoZero: measure and improve how well coding agents build whole repositories from scratch.
 
-The public API (docs/api.md) is re-exported lazily, so that importing a leaf such as `repozero.errors`
+The public API (docs/api.md) is re-exported lazily, so that importing a leaf such as `repozero.kernel.errors`
 stays cheap and never drags in the orchestrator. Everything not named here is internal.
 """
 
@@ -12,21 +12,21 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "Session": "repozero.orchestrator.session",
-    "RunSpec": "repozero.orchestrator.spec",
-    "EpisodeKey": "repozero.orchestrator.spec",
-    "EpisodeResult": "repozero.orchestrator.results",
-    "RoundResult": "repozero.orchestrator.results",
-    "RunSummary": "repozero.orchestrator.session",
-    "start_run": "repozero.orchestrator.run",
-    "resume_run": "repozero.orchestrator.run",
+    "Session": "repozero.orchestrator.engine.session",
+    "RunSpec": "repozero.orchestrator.engine.spec",
+    "EpisodeKey": "repozero.orchestrator.engine.spec",
+    "EpisodeResult": "repozero.orchestrator.engine.results",
+    "RoundResult": "repozero.orchestrator.engine.results",
+    "RunSummary": "repozero.orchestrator.engine.session",
+    "start_run": "repozero.orchestrator.engine.run",
+    "resume_run": "repozero.orchestrator.engine.run",
     "Case": "repozero.datasets",
     "Sample": "repozero.datasets",
     "Dataset": "repozero.datasets",
     "load_dataset": "repozero.datasets",
-    "RepoZeroError": "repozero.errors",
-    "Config": "repozero.config",
-    "load_config": "repozero.config",
+    "RepoZeroError": "repozero.kernel.errors",
+    "Config": "repozero.orchestrator.engine.config",
+    "load_config": "repozero.config_file",
 }
 
 __all__ = [
@@ -50,13 +50,14 @@ __all__ = [
 assert set(__all__) == {"__version__", *_EXPORTS}
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time `__getattr__` imports on first use
-    from repozero.config import Config, load_config
+    from repozero.config_file import load_config
     from repozero.datasets import Case, Dataset, Sample, load_dataset
-    from repozero.errors import RepoZeroError
-    from repozero.orchestrator.results import EpisodeResult, RoundResult
-    from repozero.orchestrator.run import resume_run, start_run
-    from repozero.orchestrator.session import RunSummary, Session
-    from repozero.orchestrator.spec import EpisodeKey, RunSpec
+    from repozero.kernel.errors import RepoZeroError
+    from repozero.orchestrator.engine.config import Config
+    from repozero.orchestrator.engine.results import EpisodeResult, RoundResult
+    from repozero.orchestrator.engine.run import resume_run, start_run
+    from repozero.orchestrator.engine.session import RunSummary, Session
+    from repozero.orchestrator.engine.spec import EpisodeKey, RunSpec
 
 
 def __getattr__(name: str) -> Any:

@@ -17,10 +17,10 @@ from repozero import __version__
 from repozero import commands as commands_pkg
 from repozero.commands import Parser, unrecognized
 from repozero.commands.results import SUBCOMMANDS
-from repozero.config import load_config
-from repozero.errors import RepoZeroError
-from repozero.log import configure_logging
-from repozero.runtime import tune_gc
+from repozero.config_file import load_config
+from repozero.kernel.errors import RepoZeroError
+from repozero.kernel.log import configure_logging
+from repozero.kernel.runtime import tune_gc
 
 __all__ = ["build_parser", "main"]
 

@@ -1,7 +1,7 @@
 """Sandboxes: the contract (`Sandbox`, and its roles: `AgentSandbox`, `GradingSandbox`, `ProcessSandbox`), and
 backends that implement it."""
 
-from repozero.sandbox.backends import create_backend
+from repozero.sandbox.backends import create_backend, open_backend
 from repozero.sandbox.base import (
     DEFAULT_OUTPUT_CAP,
     AgentSandbox,
@@ -37,5 +37,6 @@ __all__ = [
     "SandboxSpec",
     "ShellSession",
     "create_backend",
+    "open_backend",
     "toolchain_versions",
 ]

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Protocol, Self, runtime_checkable
 
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 __all__ = [
     "DEFAULT_OUTPUT_CAP",

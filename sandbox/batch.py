@@ -14,7 +14,7 @@ import tarfile
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
-from repozero.errors import SandboxError
+from repozero.kernel.errors import SandboxError
 from repozero.sandbox.base import CaseInput, CaseRun, ExecResult
 
 __all__ = [

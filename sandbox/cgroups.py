@@ -9,7 +9,7 @@ from pathlib import Path
 
 import anyio
 
-from repozero.errors import SandboxError
+from repozero.kernel.errors import SandboxError
 from repozero.sandbox.process import kill_until_gone
 
 __all__ = ["SandboxCgroups"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 __all__ = ["SandboxConfig"]
 

@@ -23,8 +23,8 @@ import anyio
 import msgspec
 from anyio.abc import TaskGroup
 
-from repozero.errors import SandboxError
-from repozero.log import get_logger
+from repozero.kernel.errors import SandboxError
+from repozero.kernel.log import get_logger
 from repozero.sandbox.base import BackendDefaults, SandboxSpec
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.docker_client import DockerClient, LeakedContainer, docker_errors, open_client

@@ -17,9 +17,9 @@ import aiodocker
 import aiohttp
 import anyio
 
-from repozero.errors import SandboxError
-from repozero.log import get_logger
-from repozero.records import Record
+from repozero.kernel.errors import SandboxError
+from repozero.kernel.log import get_logger
+from repozero.kernel.records import Record
 from repozero.sandbox.images import RECIPES, image_ref
 from repozero.sandbox.owner import token_alive
 

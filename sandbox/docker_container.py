@@ -14,8 +14,8 @@ from typing import Any
 
 import anyio
 
-from repozero.errors import SandboxError
-from repozero.log import get_logger
+from repozero.kernel.errors import SandboxError
+from repozero.kernel.log import get_logger
 from repozero.sandbox.base import SandboxSpec
 from repozero.sandbox.docker_client import (
     LABEL_OWNER,

@@ -15,8 +15,8 @@ from typing import Any
 import aiodocker
 import anyio
 
-from repozero.errors import SandboxError
-from repozero.log import get_logger
+from repozero.kernel.errors import SandboxError
+from repozero.kernel.log import get_logger
 from repozero.sandbox.base import DEFAULT_OUTPUT_CAP, ExecResult
 from repozero.sandbox.capture import cut_marker
 from repozero.sandbox.docker_client import DockerClient, docker_errors

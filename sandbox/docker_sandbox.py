@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import msgspec
 
-from repozero.errors import SandboxError
+from repozero.kernel.errors import SandboxError
 from repozero.sandbox.base import (
     DEFAULT_OUTPUT_CAP,
     CaseInput,

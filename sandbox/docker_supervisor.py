@@ -12,7 +12,7 @@ from pathlib import Path
 
 import anyio
 
-from repozero.errors import SandboxError
+from repozero.kernel.errors import SandboxError
 from repozero.sandbox.docker_client import DockerClient
 from repozero.sandbox.docker_exec import BACKSTOP_S, DockerExecProcess
 

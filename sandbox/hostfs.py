@@ -15,7 +15,7 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
-from repozero.errors import SandboxError
+from repozero.kernel.errors import SandboxError
 
 __all__ = ["HostView"]
 

@@ -19,9 +19,9 @@ from pathlib import Path
 import anyio
 import msgspec
 
-from repozero.errors import SandboxError
-from repozero.log import get_logger
-from repozero.records import Record
+from repozero.kernel.errors import SandboxError
+from repozero.kernel.log import get_logger
+from repozero.kernel.records import Record
 
 __all__ = [
     "BUILDER_VERSION",

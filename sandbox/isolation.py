@@ -17,8 +17,8 @@ from typing import Literal
 import anyio
 import anyio.lowlevel
 
-from repozero.log import get_logger
-from repozero.records import Record
+from repozero.kernel.log import get_logger
+from repozero.kernel.records import Record
 from repozero.sandbox.mounts import mount_tmpfs, unmount
 from repozero.sandbox.private_tmpfs import PrivateTmpfs
 

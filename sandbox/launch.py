@@ -19,7 +19,7 @@ import resource
 from functools import cache
 from pathlib import Path
 
-from repozero.records import Record
+from repozero.kernel.records import Record
 from repozero.sandbox.base import SandboxSpec
 from repozero.sandbox.isolation import Isolation
 from repozero.sandbox.toolchains import toolchain_paths

@@ -34,9 +34,9 @@ import anyio.lowlevel
 import msgspec
 from anyio.lowlevel import checkpoint_if_cancelled
 
-from repozero.log import get_logger
+from repozero.kernel.log import get_logger
+from repozero.kernel.spawn import DEVNULL, PIPE, PipedProcess, pipe_or
 from repozero.sandbox.launch import Prelude
-from repozero.spawn import DEVNULL, PIPE, PipedProcess, pipe_or
 
 __all__ = ["Launcher", "LauncherGone", "LauncherProcess", "launcher"]
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import anyio
 import msgspec
 
-from repozero import spawn
-from repozero.errors import SandboxError
-from repozero.log import get_logger
+from repozero.kernel import spawn
+from repozero.kernel.errors import SandboxError
+from repozero.kernel.log import get_logger
 from repozero.sandbox import batch
 from repozero.sandbox.base import (
     DEFAULT_OUTPUT_CAP,

@@ -12,8 +12,8 @@ from typing import Any
 import anyio
 from anyio.abc import TaskStatus
 
-from repozero.errors import SandboxError
-from repozero.log import get_logger
+from repozero.kernel.errors import SandboxError
+from repozero.kernel.log import get_logger
 from repozero.sandbox.docker_container import DockerContainer
 
 __all__ = ["WarmPool"]

@@ -1,7 +1,7 @@
 """`SandboxProxy`: a `Sandbox` that forwards every call to another, written once.
 
-Wrappers of a sandbox — one that opens in the background (orchestrator/early.py), one that records every
-call as an action (orchestrator/observe.py) — differ only in how they reach the sandbox they wrap
+Wrappers of a sandbox — one that opens in the background (orchestrator/engine/early.py), one that records every
+call as an action (orchestrator/engine/observe.py) — differ only in how they reach the sandbox they wrap
 (`_target`) and what they put around a call (`_around`); the forwarding itself lives here.
 """
 

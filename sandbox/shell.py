@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Sequence
 import anyio
 import msgspec
 
-from repozero.errors import SandboxError
+from repozero.kernel.errors import SandboxError
 from repozero.sandbox.base import DEFAULT_OUTPUT_CAP, ExecResult, SandboxProcess
 from repozero.sandbox.capture import HeadTailCapture
 

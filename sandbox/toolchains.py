@@ -21,8 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from repozero.errors import SandboxError
-from repozero.log import get_logger
+from repozero.kernel.errors import SandboxError
+from repozero.kernel.log import get_logger
 from repozero.sandbox import leases
 
 __all__ = [

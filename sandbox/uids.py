@@ -10,7 +10,7 @@ import os
 import secrets
 from pathlib import Path
 
-from repozero.errors import SandboxError
+from repozero.kernel.errors import SandboxError
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.owner import my_start_time, owner_alive
 from repozero.sandbox.process import kill_until_gone

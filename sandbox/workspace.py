@@ -14,8 +14,8 @@ import anyio
 import anyio.lowlevel
 import msgspec
 
-from repozero.errors import SandboxError
-from repozero.log import get_logger
+from repozero.kernel.errors import SandboxError
+from repozero.kernel.log import get_logger
 from repozero.sandbox.base import SandboxSpec
 from repozero.sandbox.cgroups import SandboxCgroups
 from repozero.sandbox.config import SandboxConfig

@@ -15,7 +15,7 @@ from repozero.agents.models import (
     Usage,
     make_tool_call,
 )
-from repozero.errors import ModelError
+from repozero.kernel.errors import ModelError
 
 
 def reply(

@@ -12,18 +12,18 @@ import anyio
 import msgspec
 import pytest
 
+from repozero.agents.provider import open_model
 from repozero.agents.roles import Failure, ShownCase, coder_task, feedback_message, task_view
 from repozero.agents.scaffolds import AgentLimits, BashAgent, Conversation, ToolsAgent
 from repozero.agents.tester import InputProposer
 from repozero.agents.validation import validate_proposals
-from repozero.config import load_config
+from repozero.config_file import load_config
 from repozero.datasets import Case, load_dataset
 from repozero.datasets.store import write_sample
-from repozero.errors import ModelError
+from repozero.kernel.errors import ModelError
 from repozero.oracle.grading import GradingPolicy
-from repozero.orchestrator.single import run_coder_once
+from repozero.orchestrator.engine.single import run_coder_once
 from repozero.sandbox import LocalBackend
-from repozero.wiring import open_model
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"
 pytestmark = pytest.mark.anyio
@@ -55,7 +55,7 @@ async def test_gold_policy_solves_with_each_scaffold(scaffold: str, sample: str)
     dataset = load_dataset(FIXTURE)
     hooks = Recorder()
     with anyio.fail_after(60):
-        async with open_model(load_config(), "fake:gold", dataset) as provider:
+        async with open_model(load_config().endpoints, "fake:gold", dataset) as provider:
             result, grade, out = await run_coder_once(
                 provider,
                 LocalBackend(),
@@ -78,7 +78,7 @@ async def test_gold_policy_solves_with_each_scaffold(scaffold: str, sample: str)
 async def test_buggy_policy_fails_hidden_cases() -> None:
     dataset = load_dataset(FIXTURE)
     with anyio.fail_after(60):
-        async with open_model(load_config(), "fake:never", dataset) as provider:
+        async with open_model(load_config().endpoints, "fake:never", dataset) as provider:
             result, grade, _ = await run_coder_once(
                 provider,
                 LocalBackend(),
@@ -279,7 +279,7 @@ async def test_tester_policy_in_both_shapes() -> None:
     view = task_view(dataset, "fx-slug")
     expected = json.loads((FIXTURE / "samples" / "fx-slug" / "tester_inputs.json").read_text())["inputs"]
     for scaffold in ("bash", "tools"):
-        async with open_model(load_config(), "fake:gold", dataset) as provider:
+        async with open_model(load_config().endpoints, "fake:gold", dataset) as provider:
             tester = InputProposer(provider.session("t"), scaffold, AgentLimits())
             known = [ShownCase(argv=c.argv, expected_stdout=c.expected_stdout) for c in view.whitebox]
             with anyio.fail_after(30):

@@ -22,7 +22,7 @@ import anyio
 import anyio.abc
 import pytest
 
-from repozero.errors import SandboxError
+from repozero.kernel.errors import SandboxError
 from repozero.sandbox import CaseInput, Sandbox, SandboxBackend
 
 _fixtures = sys.modules["repozero_tests_sandbox_fixtures"]

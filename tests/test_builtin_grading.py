@@ -15,7 +15,7 @@ import msgspec
 import pytest
 
 from repozero.agents.fakellm import apply_patch
-from repozero.config import load_config
+from repozero.config_file import load_config
 from repozero.datasets import Case, load_dataset
 from repozero.oracle import open_oracle
 from repozero.oracle.evaluate import GradeJob, gold_jobs, grade_many, summarise

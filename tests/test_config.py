@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from repozero.config import config_to_toml, load_config
-from repozero.errors import ConfigError
+from repozero.config_file import config_to_toml, load_config
+from repozero.kernel.errors import ConfigError
 
 
 def test_file_then_overrides(tmp_path: Path) -> None:

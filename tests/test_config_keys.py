@@ -10,7 +10,7 @@ from pathlib import Path
 import msgspec
 
 from repozero.agents.config import EndpointConfig
-from repozero.config import Config
+from repozero.orchestrator.engine.config import Config
 
 ROOT = Path(__file__).resolve().parent.parent
 _SCHEMA_FILES = {"config.py"}  # where sections are declared: a declaration is not a read

@@ -24,10 +24,10 @@ from repozero.datasets import (
     write_sample,
 )
 from repozero.datasets.stats import dataset_stats
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
+from repozero.orchestrator.engine.spec import plan_episodes
 from repozero.orchestrator.generate.answers import AnswerError, parse_draft
 from repozero.orchestrator.generate.voting import decide
-from repozero.orchestrator.spec import plan_episodes
 
 
 def _sample(

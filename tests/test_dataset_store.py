@@ -21,7 +21,7 @@ from repozero.datasets import (
     write_dataset_info,
     write_sample,
 )
-from repozero.errors import DatasetError
+from repozero.kernel.errors import DatasetError
 
 
 def make_dataset(root: Path, cases: int = 3) -> Path:

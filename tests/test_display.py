@@ -17,12 +17,12 @@ import pytest
 import structlog
 from rich.console import Console
 
-from repozero import log as rz_log
 from repozero.agents.models.adaptive import AdaptiveLimiter
-from repozero.log import configure_logging, run_log, terminal_panel
-from repozero.orchestrator.display import progress_fields, progress_panel
-from repozero.orchestrator.limits import AdaptiveGauge, LimiterQueue, queue_of
-from repozero.orchestrator.progress import SLOWEST, RunProgress
+from repozero.kernel import log as rz_log
+from repozero.kernel.log import configure_logging, run_log, terminal_panel
+from repozero.orchestrator.engine.display import progress_fields, progress_panel
+from repozero.orchestrator.engine.limits import AdaptiveGauge, LimiterQueue, queue_of
+from repozero.orchestrator.engine.progress import SLOWEST, RunProgress
 from repozero.traces import EpisodeFinished, ModelCalled
 from repozero.traces.synthetic import episode_events
 

@@ -19,7 +19,7 @@ import anyio
 import pytest
 from structlog.testing import capture_logs
 
-from repozero.errors import OracleError, SandboxError
+from repozero.kernel.errors import OracleError, SandboxError
 from repozero.oracle import EnvSpec, GroundTruthRequest, OracleConfig, program_ref
 from repozero.oracle.actor import OracleService
 from repozero.oracle.cache import ResultCache

@@ -7,8 +7,8 @@ from typing import Any
 import anyio
 import pytest
 
-from repozero.errors import SandboxError
-from repozero.orchestrator.early import open_early
+from repozero.kernel.errors import SandboxError
+from repozero.orchestrator.engine.early import open_early
 from repozero.sandbox import ExecResult, SandboxSpec
 from repozero.sandbox.base import BackendDefaults
 from repozero.sandbox.config import SandboxConfig

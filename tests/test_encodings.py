@@ -24,9 +24,9 @@ import zstandard
 from repozero.agents.fakellm.material import SampleShelf
 from repozero.agents.fakellm.replay import ReplayBook
 from repozero.cli import main
-from repozero.config import load_config
+from repozero.config_file import load_config
 from repozero.datasets import import_repozero, load_dataset
-from repozero.errors import ConfigError, DatasetError, UsageError
+from repozero.kernel.errors import ConfigError, DatasetError, UsageError
 from repozero.traces import TraceConfig, TraceFormatError, TraceReader, TraceWriter
 from repozero.traces.blobs import BlobStore
 from repozero.traces.export.source import open_runs

@@ -15,7 +15,7 @@ import pytest
 
 from repozero.agents.fakellm import FAULT_KINDS, start_fake_server
 from repozero.agents.fakellm.faults import parse_faults, parse_jitter, sample_latency_s
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"
 HEADER = "<!-- repozero: sample=fx-slug role=coder scaffold=tools -->\nBuild it."

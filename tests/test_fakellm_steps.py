@@ -14,7 +14,7 @@ from repozero.agents.models import open_models
 from repozero.agents.roles import coder_system, coder_task, task_view
 from repozero.agents.scaffolds import AgentLimits, Conversation
 from repozero.datasets import load_dataset
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
 from repozero.sandbox import LocalBackend, SandboxSpec
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"

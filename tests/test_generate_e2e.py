@@ -443,7 +443,7 @@ def test_a_failed_coverage_measure_drops_that_program_only(
 ) -> None:
     """A reach probe killed on one program (a slow case under the line tracer) drops that program as
     `coverage_failed`; the other slots finish and the dataset is written (before, the whole run stopped)."""
-    from repozero.errors import OracleError
+    from repozero.kernel.errors import OracleError
     from repozero.orchestrator.generate import pipeline
 
     real = pipeline.measure_coverage

@@ -18,7 +18,7 @@ import pytest
 from repozero.datasets import load_dataset
 from repozero.oracle.evaluate import GradeJob, gold_jobs, grade_one, target_job
 from repozero.oracle.grading import GradingPolicy, SampleGrade
-from repozero.orchestrator.protocols import PROTOCOLS, get_protocol
+from repozero.orchestrator.engine.protocols import PROTOCOLS, get_protocol
 from repozero.sandbox import SandboxBackend, create_backend
 from repozero.sandbox.config import SandboxConfig
 

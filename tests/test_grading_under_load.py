@@ -17,10 +17,10 @@ from contextlib import contextmanager
 import anyio
 import pytest
 
-from repozero.config import load_config
+from repozero.config_file import load_config
 from repozero.datasets import load_dataset
 from repozero.oracle.evaluate import gold_jobs, grade_many
-from repozero.orchestrator.protocols import get_protocol
+from repozero.orchestrator.engine.protocols import get_protocol
 from repozero.sandbox import SandboxBackend
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]

@@ -12,7 +12,7 @@ import pytest
 
 from repozero.datasets import Sample, Source, Target, TestProgram, load_dataset
 from repozero.datasets.import_c2rust import import_c2rust
-from repozero.errors import DatasetError
+from repozero.kernel.errors import DatasetError
 from repozero.oracle.compare import paper_compat_c2rust_equal
 from repozero.oracle.grading import GradingPolicy
 from repozero.oracle.targets import policy_for

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from repozero.datasets import import_repozero, load_dataset
-from repozero.errors import DatasetError
+from repozero.kernel.errors import DatasetError
 
 
 def test_round_trip_keeps_argv_intact(fixtures_dir: Path, tmp_path: Path) -> None:

@@ -7,9 +7,9 @@ import random
 from pathlib import Path
 from types import SimpleNamespace
 
+from repozero.orchestrator.engine.run import write_leaks
 from repozero.orchestrator.report.load import load_run
 from repozero.orchestrator.report.synthetic import random_episodes, write_run
-from repozero.orchestrator.run import write_leaks
 from repozero.sandbox.docker_client import LeakedContainer
 from repozero.sandbox.local import LocalBackend
 

@@ -13,7 +13,7 @@ import anyio
 import pytest
 
 from repozero.agents.models.check import check_endpoints
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
 
 
 def _load_loopback() -> Any:

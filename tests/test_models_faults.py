@@ -17,7 +17,7 @@ import structlog
 from repozero.agents.models import Message, ModelRequestError, ModelUnavailableError, open_models
 from repozero.agents.models.http import HttpReply
 from repozero.agents.models.retry import backoff_s, classify, retry_after_s
-from repozero.errors import ConfigError, ModelError
+from repozero.kernel.errors import ConfigError, ModelError
 
 
 def _load_loopback() -> Any:

@@ -20,9 +20,9 @@ from repozero.agents.fakellm import decode, fake_endpoint, start_fake_server
 from repozero.agents.models import EndpointClient, HttpPool, Message, ModelResponse
 from repozero.agents.models.openai import OpenAICodec
 from repozero.agents.models.records import SamplingParams
-from repozero.config import load_config
-from repozero.errors import ConfigError
-from repozero.orchestrator.tracing import trace_message
+from repozero.config_file import load_config
+from repozero.kernel.errors import ConfigError
+from repozero.orchestrator.engine.tracing import trace_message
 from repozero.traces import ModelCall, ModelCallRecord, record_decoder
 from repozero.traces.messages import CallTiming, TraceMessage
 from repozero.traces.prefix import PrefixDecoder, PrefixEncoder

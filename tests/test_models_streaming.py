@@ -20,7 +20,7 @@ from repozero.agents.models import Message, ModelResponse, ModelUnavailableError
 from repozero.agents.models.client import EndpointClient
 from repozero.agents.models.http import HttpPool
 from repozero.agents.models.sse import EventReader
-from repozero.errors import ConfigError
+from repozero.kernel.errors import ConfigError
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"
 HEADER = "<!-- repozero: sample=fx-slug role=coder scaffold=tools -->\nBuild it."

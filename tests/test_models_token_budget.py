@@ -27,14 +27,14 @@ from repozero.agents.models.check import check_endpoints
 from repozero.agents.models.errors import ModelConfigError
 from repozero.agents.models.http import HttpReply
 from repozero.agents.models.retry import classify
+from repozero.agents.provider import open_model
 from repozero.agents.scaffolds import AgentLimits
-from repozero.config import load_config
+from repozero.config_file import load_config
 from repozero.datasets import load_dataset
-from repozero.errors import ConfigError
+from repozero.kernel.errors import ConfigError
 from repozero.oracle.grading import GradingPolicy
-from repozero.orchestrator.single import run_coder_once
+from repozero.orchestrator.engine.single import run_coder_once
 from repozero.sandbox import LocalBackend
-from repozero.wiring import open_model
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"
 HEADER = "<!-- repozero: sample=fx-slug role=coder scaffold=bash -->\nPort the program."
@@ -265,7 +265,7 @@ async def test_an_agent_on_a_server_smaller_than_the_default_max_tokens_still_so
     so the agent ended at step 1 with `context_limit` and 0 tokens."""
     dataset = load_dataset(FIXTURE)
     with anyio.fail_after(60):
-        async with open_model(load_config(), "fake:gold", dataset, max_model_len=8000) as provider:
+        async with open_model(load_config().endpoints, "fake:gold", dataset, max_model_len=8000) as provider:
             result, grade, out = await run_coder_once(
                 provider,
                 LocalBackend(),

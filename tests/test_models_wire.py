@@ -24,7 +24,7 @@ from repozero.agents.models import (
 )
 from repozero.agents.models.pricing import cost_of, price_on
 from repozero.agents.models.records import Usage
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
 
 
 def _load_loopback() -> Any:

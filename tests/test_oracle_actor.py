@@ -9,7 +9,7 @@ import anyio
 import msgspec
 import pytest
 
-from repozero.errors import OracleError
+from repozero.kernel.errors import OracleError
 from repozero.oracle import EnvSpec, GroundTruthRequest, OracleConfig, Verdict, open_oracle, program_ref
 from repozero.sandbox import CaseInput
 

@@ -14,7 +14,7 @@ import structlog
 
 from repozero.cli import main
 from repozero.datasets import content_hash, load_dataset, write_dataset_info, write_sample
-from repozero.errors import OracleError
+from repozero.kernel.errors import OracleError
 from repozero.oracle import OracleConfig, build_dataset, open_oracle, validate_dataset
 
 MINI = Path(__file__).parent / "fixtures" / "oracle" / "mini"

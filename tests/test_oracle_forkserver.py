@@ -12,7 +12,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from repozero.errors import OracleError
+from repozero.kernel.errors import OracleError
 from repozero.oracle.direct import run_fresh
 from repozero.oracle.records import EnvSpec, ProgramRef, program_ref
 from repozero.oracle.server import Batch, ForkServer

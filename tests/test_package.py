@@ -125,7 +125,7 @@ def test_wheel_installs_and_imports_in_fresh_venv(repo_root: Path, tmp_path: Pat
 def test_runs_lift_the_soft_open_files_limit_to_the_hard_one() -> None:
     """Hundreds of episodes hold thousands of descriptors: the usual soft limit of 1024 must not end a run."""
     script = (
-        "import resource; from repozero.runtime import run_async\n"
+        "import resource; from repozero.kernel.runtime import run_async\n"
         "async def main(): return resource.getrlimit(resource.RLIMIT_NOFILE)\n"
         "print(*run_async(main))"
     )

@@ -23,10 +23,10 @@ import structlog.testing
 
 from repozero import RunSpec, load_config
 from repozero.cli import main
-from repozero.errors import UsageError
-from repozero.orchestrator.results_table import result_rows
-from repozero.orchestrator.run import resume_run, start_run
-from repozero.orchestrator.sweep import open_sweep, run_sweep
+from repozero.kernel.errors import UsageError
+from repozero.orchestrator.engine.run import resume_run, start_run
+from repozero.orchestrator.report.results_table import result_rows
+from repozero.orchestrator.sweeps.sweep import open_sweep, run_sweep
 from repozero.traces import TraceReader
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
@@ -327,7 +327,7 @@ def test_a_worker_node_lost_mid_run_and_every_episode_ends_once(
 
 
 def test_ray_flags_are_checked_and_ray_is_not_imported_without_them(tmp_path: Path) -> None:
-    probe = "import sys, repozero.cli, repozero.orchestrator.run, repozero.orchestrator.sweep; print('ray' in sys.modules)"
+    probe = "import sys, repozero.cli, repozero.orchestrator.engine.run, repozero.orchestrator.sweeps.sweep; print('ray' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
     bad = subprocess.run(

@@ -13,12 +13,12 @@ import anyio
 import pytest
 from ray.exceptions import RayActorError, RayTaskError
 
+from repozero.orchestrator.engine.results import EpisodeResult
 from repozero.orchestrator.ray_executor import coordinator as coordinator_module
 from repozero.orchestrator.ray_executor.coordinator import Coordinator, Runner
 from repozero.orchestrator.ray_executor.node import NodeOpenError
 from repozero.orchestrator.ray_executor.queue import WorkQueue
 from repozero.orchestrator.ray_executor.units import NodeInfo, UnitDone, WorkUnit, decode, encode
-from repozero.orchestrator.results import EpisodeResult
 
 
 class _Call:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from repozero.orchestrator.progress import CallCounts, RunProgress
+from repozero.orchestrator.engine.progress import CallCounts, RunProgress
 
 
 def test_node_counters_sum_per_node_and_a_late_result_does_not_lower_them() -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from repozero.orchestrator.engine.results import CaseRow, ResultsStore, RoundResult
 from repozero.orchestrator.report import Share, build_report, load_run
 from repozero.orchestrator.report.load import RESULTS_NAME
 from repozero.orchestrator.report.render_md import render_markdown
 from repozero.orchestrator.report.synthetic import SynthEpisode, write_run
-from repozero.orchestrator.results import CaseRow, ResultsStore, RoundResult
 
 
 def _stopped_round(store: ResultsStore, episode_id: str, index: int) -> None:

@@ -10,7 +10,7 @@ from math import comb
 import msgspec
 import pytest
 
-from repozero.orchestrator.pool import SamplePool
+from repozero.orchestrator.engine.results import RoundResult
 from repozero.orchestrator.report.compute import compute_table
 from repozero.orchestrator.report.paired import paired_comparison, pass_hat_k, sign_test_p
 from repozero.orchestrator.report.samples import SampleAgg
@@ -21,7 +21,7 @@ from repozero.orchestrator.report.selectors import (
     candidates,
     selected_pass_rate,
 )
-from repozero.orchestrator.results import RoundResult
+from repozero.orchestrator.sweeps.pool import SamplePool
 
 
 def brute_pass_hat_k(outcomes: list[bool], k: int) -> float:

@@ -12,8 +12,8 @@ import msgspec
 import pytest
 
 from repozero.cli import main
-from repozero.orchestrator.results import EpisodeResult, ResultsStore, RoundResult
-from repozero.orchestrator.sweep_plan import CellRecord
+from repozero.orchestrator.engine.results import EpisodeResult, ResultsStore, RoundResult
+from repozero.orchestrator.sweeps.sweep_plan import CellRecord
 
 
 def round_result(r: int, passed: bool, tokens: int) -> RoundResult:

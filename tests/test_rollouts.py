@@ -17,9 +17,9 @@ import pytest
 from repozero import RunSpec, Session, load_config
 from repozero.agents.config import EndpointConfig
 from repozero.agents.fakellm import fake_endpoint, start_fake_server
-from repozero.config import Config
-from repozero.errors import ConfigError, DatasetError, UsageError
-from repozero.orchestrator.results import ResultsStore
+from repozero.kernel.errors import ConfigError, DatasetError, UsageError
+from repozero.orchestrator.engine.config import Config
+from repozero.orchestrator.engine.results import ResultsStore
 from repozero.rollouts import EndpointRef, Filters, Group, GroupRequest, RolloutEngine, Trajectory
 from repozero.traces import Event, ModelCall, ModelCalled, TraceReader
 

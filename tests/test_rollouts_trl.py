@@ -20,7 +20,7 @@ import pytest
 
 from repozero import RunSpec, load_config
 from repozero.agents.fakellm.tokenizer import END, decode
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
 from repozero.rollouts.trl import TrlRollouts, episode_reward, sample_of
 
 ROOT = Path(__file__).resolve().parent.parent

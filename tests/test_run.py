@@ -19,7 +19,7 @@ import zstandard
 
 from repozero.datasets import Case, load_dataset
 from repozero.datasets.store import write_sample
-from repozero.orchestrator.results import ResultsStore
+from repozero.orchestrator.engine.results import ResultsStore
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"
 pytestmark = pytest.mark.slow
@@ -210,7 +210,7 @@ def test_kill_9_then_resume_finishes_each_episode_once(tmp_path: Path) -> None:
         proc.wait()
     from repozero.traces import TraceReader
 
-    # a result counts once its trace is whole (orchestrator/run.py, `_reopen_untraced`): one the store had
+    # a result counts once its trace is whole (orchestrator/engine/run.py, `_reopen_untraced`): one the store had
     # committed when the kill came between that commit and its trace's last line runs again, by design
     traced = {e.episode_id for e in TraceReader(run_dir / "traces").finished_episodes()}
     before = [

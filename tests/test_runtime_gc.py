@@ -1,5 +1,5 @@
 """The `repozero` program tunes the cycle collector; library calls leave the caller's alone
-(repozero/runtime.py: `tune_gc`)."""
+(repozero/kernel/runtime.py: `tune_gc`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import textwrap
 
 import anyio
 
-from repozero.runtime import run_async
+from repozero.kernel.runtime import run_async
 
 
 def test_the_program_collects_cycles_rarely_and_never_scans_what_it_loaded_first() -> None:
@@ -19,7 +19,7 @@ def test_the_program_collects_cycles_rarely_and_never_scans_what_it_loaded_first
         """
         import gc
         import repozero.cli as cli
-        from repozero.runtime import GC_YOUNG_THRESHOLD
+        from repozero.kernel.runtime import GC_YOUNG_THRESHOLD
 
         print(gc.get_threshold()[0], gc.get_freeze_count())
         cli.main = lambda: print(gc.get_threshold()[0] == GC_YOUNG_THRESHOLD, gc.get_freeze_count() > 10_000) or 0

@@ -17,7 +17,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from repozero.errors import SandboxError
+from repozero.kernel.errors import SandboxError
 from repozero.oracle.docker_env import DockerVenvProvider
 from repozero.oracle.records import EnvSpec, program_ref
 from repozero.oracle.server import Batch, ForkServer

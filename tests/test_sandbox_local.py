@@ -13,7 +13,7 @@ import anyio
 import pytest
 from structlog.testing import capture_logs
 
-from repozero.errors import SandboxError
+from repozero.kernel.errors import SandboxError
 from repozero.sandbox import LocalBackend, Sandbox, SandboxSpec, toolchain_versions
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.isolation import detect_isolation, reset_isolation_cache

@@ -21,15 +21,16 @@ import anyio
 import pytest
 import structlog
 
-from repozero.config import Config, load_config
-from repozero.errors import ConfigError
-from repozero.orchestrator.actions import ActionLog
-from repozero.orchestrator.anomalies import find_open_actions
-from repozero.orchestrator.display import RunProgress, progress_fields, show_progress
-from repozero.orchestrator.limits import LimiterQueue
-from repozero.orchestrator.run import start_run
-from repozero.orchestrator.session import run_sizes
-from repozero.orchestrator.spec import RunSpec
+from repozero.config_file import load_config
+from repozero.kernel.errors import ConfigError
+from repozero.orchestrator.engine.actions import ActionLog
+from repozero.orchestrator.engine.config import Config
+from repozero.orchestrator.engine.display import RunProgress, progress_fields, show_progress
+from repozero.orchestrator.engine.limits import LimiterQueue
+from repozero.orchestrator.engine.run import start_run
+from repozero.orchestrator.engine.session import run_sizes
+from repozero.orchestrator.engine.spec import RunSpec
+from repozero.orchestrator.report.anomalies import find_open_actions
 from repozero.traces import EpisodeFinished
 from repozero.traces.synthetic import episode_events
 
@@ -164,7 +165,7 @@ def test_an_unfinished_action_is_listed_and_a_finished_one_is_not(tmp_path: Path
         assert find_open_actions(tmp_path, min_age_s=3600).open == []
     # a second writer that dies: its action is abandoned; this test's process lives, its action runs on
     code = (
-        "import os, signal, sys; from pathlib import Path; from repozero.orchestrator.actions import ActionLog\n"
+        "import os, signal, sys; from pathlib import Path; from repozero.orchestrator.engine.actions import ActionLog\n"
         "a = ActionLog(Path(sys.argv[1]), 'r1'); a.start('oracle_batch', cases=2); os.kill(os.getpid(), 9)"
     )
     subprocess.run([sys.executable, "-c", code, str(tmp_path / "actions.jsonl")], timeout=30)

@@ -22,9 +22,10 @@ import structlog
 import zstandard
 
 from repozero.agents.models import Message, open_models
-from repozero.config import config_data, config_to_toml, load_config
-from repozero.errors import ConfigError
-from repozero.redact import REDACTED, redact_data, redact_toml_text, redact_url
+from repozero.config_file import config_to_toml, load_config
+from repozero.kernel.errors import ConfigError
+from repozero.kernel.redact import REDACTED, redact_data, redact_toml_text, redact_url
+from repozero.orchestrator.engine.config import config_data
 
 SECRET = "sk-planted-7f3c9a"
 
@@ -186,11 +187,11 @@ async def test_missing_headers_env_variable_is_a_config_error_naming_it(
 
 def test_ray_job_carries_references_and_the_runner_env_the_values(tmp_path: Path) -> None:
     pytest.importorskip("ray")
-    from repozero.orchestrator.manifest import RunManifest
+    from repozero.orchestrator.engine.manifest import RunManifest
+    from repozero.orchestrator.engine.spec import RunSpec
     from repozero.orchestrator.ray_executor.cluster import job_payload, runner_env
     from repozero.orchestrator.ray_executor.secret_env import from_env
     from repozero.orchestrator.ray_executor.units import CellJob, decode
-    from repozero.orchestrator.spec import RunSpec
 
     path = tmp_path / "c.toml"
     path.write_text(CONFIG)

@@ -18,8 +18,8 @@ import trio
 
 from repozero import EpisodeResult, RunSpec, Session, load_config
 from repozero.agents.fakellm import fake_endpoint, start_fake_server
-from repozero.config import Config
-from repozero.errors import ConfigError, DatasetError, UsageError
+from repozero.kernel.errors import ConfigError, DatasetError, UsageError
+from repozero.orchestrator.engine.config import Config
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"
 pytestmark = pytest.mark.slow
@@ -92,7 +92,7 @@ def test_stream_yields_as_episodes_end_and_run_skips_what_the_store_has(tmp_path
 
 
 def test_the_store_is_a_sink_on_the_bus_and_commits_before_other_sinks_see_an_event(tmp_path: Path) -> None:
-    from repozero.orchestrator.results import EpisodeScored, ResultsStore, RoundScored
+    from repozero.orchestrator.engine.results import EpisodeScored, ResultsStore, RoundScored
 
     seen: list[tuple[str, object, object]] = []
 

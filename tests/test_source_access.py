@@ -14,8 +14,8 @@ import pytest
 from repozero import RunSpec, Session, load_config
 from repozero.agents.factory import build_agent
 from repozero.agents.scaffolds import AgentLimits, Conversation
-from repozero.orchestrator.episode import Episode
-from repozero.orchestrator.source_access import SourceAccess
+from repozero.orchestrator.engine.episode import Episode
+from repozero.orchestrator.engine.source_access import SourceAccess
 from repozero.sandbox import SandboxSpec
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"
@@ -77,7 +77,7 @@ async def test_the_coder_asks_the_source_through_the_oracle(scripted: Any) -> No
 
 
 def test_only_repozero_public_offers_the_source() -> None:
-    from repozero.orchestrator.protocols import PROTOCOLS
+    from repozero.orchestrator.engine.protocols import PROTOCOLS
 
     offered = {name: (p.oracle_access, p.oracle_queries) for name, p in PROTOCOLS.items()}
     assert offered == {

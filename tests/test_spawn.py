@@ -1,4 +1,4 @@
-"""`repozero.spawn`: vfork'd children behind anyio's Process interface, on uvloop (the conftest backend)."""
+"""`repozero.kernel.spawn`: vfork'd children behind anyio's Process interface, on uvloop (the conftest backend)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import anyio
 import anyio.lowlevel
 import pytest
 
-from repozero.spawn import DEVNULL, PIPE, open_process
+from repozero.kernel.spawn import DEVNULL, PIPE, open_process
 
 pytestmark = pytest.mark.anyio
 

@@ -19,10 +19,10 @@ from repozero.agents.models.pricing import cost_of
 from repozero.agents.models.records import Usage
 from repozero.agents.scaffolds import AgentLimits, Conversation
 from repozero.agents.scaffolds.core import Budget, NullHooks, call_model
+from repozero.orchestrator.engine.results import EpisodeResult
 from repozero.orchestrator.report.load import load_run
 from repozero.orchestrator.report.synthetic import SynthEpisode, write_run
 from repozero.orchestrator.report.tables import build_report
-from repozero.orchestrator.results import EpisodeResult
 
 
 def _loopback() -> Any:

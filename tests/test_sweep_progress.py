@@ -8,8 +8,8 @@ import random
 
 from rich.console import Console
 
-from repozero.orchestrator.limits import LimiterQueue
-from repozero.orchestrator.sweep_progress import SweepProgress, cell_fields, sweep_panel
+from repozero.orchestrator.engine.limits import LimiterQueue
+from repozero.orchestrator.sweeps.sweep_progress import SweepProgress, cell_fields, sweep_panel
 from repozero.traces import EpisodeFinished
 from repozero.traces.synthetic import episode_events
 

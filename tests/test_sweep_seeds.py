@@ -14,16 +14,16 @@ import anyio
 import pytest
 
 from repozero import RunSpec, Session, load_config
+from repozero.agents.provider import open_provider
 from repozero.agents.roles import task_view
 from repozero.agents.scaffolds import AgentLimits, Conversation
 from repozero.agents.tester import InputProposer
-from repozero.config import Config
 from repozero.datasets import content_hash, load_dataset
-from repozero.orchestrator.limits import effective_config
-from repozero.orchestrator.seeds import SeededModel, call_seed, episode_seed
-from repozero.orchestrator.sweep_plan import cell_key, science
+from repozero.orchestrator.engine.config import Config, model_endpoint
+from repozero.orchestrator.engine.limits import effective_config
+from repozero.orchestrator.engine.science import cell_key, science
+from repozero.orchestrator.engine.seeds import SeededModel, call_seed, episode_seed
 from repozero.traces.reader import TraceReader
-from repozero.wiring import model_endpoint, open_provider
 
 from .scripted_model import ScriptedModel, reply
 
@@ -91,7 +91,13 @@ async def _run_cell(config: Config, spec: RunSpec, run_dir: Path) -> None:
     faults = ("500", "truncated", "bad-tool-args")
     with anyio.fail_after(300):
         async with open_provider(
-            effective_config(resolved), endpoint, spec.model, dataset, fault_rate=0.25, faults=faults, seed=3
+            effective_config(resolved).endpoints,
+            endpoint,
+            spec.model,
+            dataset,
+            fault_rate=0.25,
+            faults=faults,
+            seed=3,
         ) as provider:
             async with Session.open(config, spec, run_dir=run_dir, provider=provider) as session:
                 await session.run()

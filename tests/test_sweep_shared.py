@@ -10,8 +10,8 @@ import anyio
 import pytest
 
 from repozero import load_config
-from repozero.orchestrator.sweep import open_sweep
-from repozero.orchestrator.sweep_parts import shared_backend
+from repozero.orchestrator.sweeps.sweep import open_sweep
+from repozero.orchestrator.sweeps.sweep_parts import shared_backend
 from repozero.sandbox import SandboxBackend
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from repozero.cli import main
-from repozero.config import load_config
-from repozero.orchestrator.spec import EpisodeKey
-from repozero.orchestrator.sweep import interleave, open_sweep
+from repozero.config_file import load_config
+from repozero.orchestrator.engine.spec import EpisodeKey
+from repozero.orchestrator.sweeps.sweep import interleave, open_sweep
 
 FIXTURE_DS = Path(__file__).parent / "fixtures" / "fakellm"
 

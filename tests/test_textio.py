@@ -1,4 +1,4 @@
-"""`repozero.textio` decodes what people hand us, or names the byte; for Python it agrees with python."""
+"""`repozero.kernel.textio` decodes what people hand us, or names the byte; for Python it agrees with python."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from repozero.errors import ConfigError, DatasetError, UsageError
-from repozero.textio import decode_source, decode_text, read_source, read_text, utf8_problem
+from repozero.kernel.errors import ConfigError, DatasetError, UsageError
+from repozero.kernel.textio import decode_source, decode_text, read_source, read_text, utf8_problem
 
 TEXT = 'name = "démo ✓ 日本"\nlines = 2\n'
 

@@ -31,7 +31,7 @@ from repozero.agents.fakellm.completions import chat_of_ids, encode_prompt
 from repozero.agents.fakellm.hf_tokenizer import save_tokenizer
 from repozero.agents.fakellm.tokenizer import ASSISTANT, END, USER, decode, encode
 from repozero.agents.models import Message, open_models
-from repozero.errors import ConfigError
+from repozero.kernel.errors import ConfigError
 from repozero.rollouts import EndpointRef, RolloutEngine
 from repozero.traces import Event, ModelCall, ModelCalled
 

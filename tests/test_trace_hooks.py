@@ -1,4 +1,4 @@
-"""An agent's calls, through the run's hooks (orchestrator/tracing.py) into a real trace store and back.
+"""An agent's calls, through the run's hooks (orchestrator/engine/tracing.py) into a real trace store and back.
 
 The hooks convert each call's messages only where the previous call did not already send the same ones;
 whatever the history does between calls (grows, is trimmed by `history_turns`, resends an equal message
@@ -16,8 +16,8 @@ import pytest
 from repozero.agents.models import Message
 from repozero.agents.models.records import Choice, ModelResponse, Timings, Usage
 from repozero.agents.scaffolds.core import trim_history
-from repozero.orchestrator.bus import EventBus
-from repozero.orchestrator.tracing import EpisodeHooks, trace_message
+from repozero.orchestrator.engine.bus import EventBus
+from repozero.orchestrator.engine.tracing import EpisodeHooks, trace_message
 from repozero.traces import ModelCalled, TraceConfig, TraceReader, TraceWriter
 
 

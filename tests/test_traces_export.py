@@ -17,7 +17,7 @@ import pyarrow.json as pj
 import pyarrow.parquet as pq
 import pytest
 
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
 from repozero.traces import (
     EpisodeFinished,
     EpisodeStarted,

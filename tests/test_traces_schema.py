@@ -8,7 +8,7 @@ import typing
 import msgspec
 import pytest
 
-from repozero.errors import ConfigError
+from repozero.kernel.errors import ConfigError
 from repozero.traces import (
     SCHEMA_VERSION,
     Event,

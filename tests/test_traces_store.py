@@ -12,7 +12,7 @@ import anyio
 import msgspec
 import pytest
 
-from repozero.errors import RepoZeroError
+from repozero.kernel.errors import RepoZeroError
 from repozero.traces import (
     EpisodeFinished,
     Event,

@@ -19,7 +19,7 @@ import time
 import anyio
 import anyio.lowlevel
 
-from repozero.log import configure_logging
+from repozero.kernel.log import configure_logging
 from repozero.traces import Event, ToolExecuted, ToolExecutionRecord, TraceConfig, TraceWriter
 from repozero.traces.synthetic import episode_events
 

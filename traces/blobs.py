@@ -13,7 +13,7 @@ from pathlib import Path
 import msgspec
 import zstandard
 
-from repozero.textio import utf8_problem
+from repozero.kernel.textio import utf8_problem
 
 from .frames import TraceFormatError, compressor
 from .grades import OracleAnswerRecord, OracleVerdict, VisibleCaseResult, VisibleGradeRecord

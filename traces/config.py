@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 __all__ = ["TraceConfig"]
 

@@ -10,7 +10,7 @@ from typing import TypeAlias
 
 import msgspec
 
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 from .messages import SCHEMA_VERSION, ModelCall
 from .records import (

@@ -15,8 +15,8 @@ from typing import Any, BinaryIO
 import msgspec
 import zstandard
 
-from repozero.errors import RepoZeroError
-from repozero.textio import utf8_problem
+from repozero.kernel.errors import RepoZeroError
+from repozero.kernel.textio import utf8_problem
 
 __all__ = ["FRAME_MAGIC", "FrameReader", "TraceFormatError", "compressor", "frame_error", "write_all"]
 

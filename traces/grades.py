@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from repozero.records import Record
-from repozero.vocabulary import CaseStatus, DropReason, FailureCategory
+from repozero.kernel.records import Record
+from repozero.kernel.vocabulary import CaseStatus, DropReason, FailureCategory
 
 from .messages import Data, Text, TraceRecordBase
 

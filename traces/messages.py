@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import msgspec
 
-from repozero.log import get_logger
+from repozero.kernel.log import get_logger
 
 from .blobs import BlobStore
 from .frames import FRAME_MAGIC, FrameReader, TraceFormatError, frame_error

@@ -9,8 +9,8 @@ from typing import Any, Literal, TypeAlias
 
 import msgspec
 
-from repozero.records import Record
-from repozero.vocabulary import AgentTermination, EpisodeStatus, TerminationReason
+from repozero.kernel.records import Record
+from repozero.kernel.vocabulary import AgentTermination, EpisodeStatus, TerminationReason
 
 from .grades import (
     FailureCategory,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from repozero.errors import ConfigError
+from repozero.kernel.errors import ConfigError
 
 from .records import Rewards
 

@@ -29,8 +29,8 @@ import anyio
 import msgspec
 from anyio.abc import TaskGroup
 
-from repozero.errors import DiskFullError, RepoZeroError
-from repozero.log import get_logger
+from repozero.kernel.errors import DiskFullError, RepoZeroError
+from repozero.kernel.log import get_logger
 
 from .blobs import BlobStore, Externalizer
 from .config import TraceConfig

@@ -13,7 +13,7 @@ import shlex
 from typing import Any
 
 from repozero.agents.fakellm.chat import ChatRequest, Reply, ToolCall
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 __all__ = [
     "SUBMIT_COMMAND",

@@ -7,8 +7,8 @@ from typing import Any, Literal
 
 from repozero.agents.config import EndpointConfig
 from repozero.agents.fakellm.faults import FAULT_KINDS, parse_faults, parse_jitter
-from repozero.errors import UsageError
-from repozero.records import Record
+from repozero.kernel.errors import UsageError
+from repozero.kernel.records import Record
 
 __all__ = ["DEFAULT_DATASET", "FakeLLMConfig", "fake_endpoint", "fake_policy"]
 

@@ -16,7 +16,7 @@ from typing import Literal
 
 from repozero.agents.fakellm.actions import dump_args
 from repozero.agents.fakellm.chat import Reply, ToolCall
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
 
 __all__ = [
     "FAULT_KINDS",

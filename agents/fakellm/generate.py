@@ -25,7 +25,7 @@ from repozero.agents.fakellm.actions import Say, render
 from repozero.agents.fakellm.chat import ChatRequest, Header, Reply
 from repozero.agents.fakellm.material import SampleShelf
 from repozero.datasets import Sample
-from repozero.records import json_encoder
+from repozero.kernel.records import json_encoder
 
 __all__ = ["GeneratePolicy"]
 

@@ -10,10 +10,10 @@ from typing import Any
 
 from repozero.agents.fakellm.patch import PatchError, apply_patch
 from repozero.datasets import Case, Dataset
-from repozero.errors import DatasetError
-from repozero.records import Record
+from repozero.kernel.errors import DatasetError
+from repozero.kernel.records import Record
+from repozero.kernel.textio import read_text
 from repozero.sandbox.toolchains import build_command
-from repozero.textio import read_text
 
 __all__ = ["SampleMaterial", "SampleShelf"]
 

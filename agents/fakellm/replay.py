@@ -25,9 +25,9 @@ import msgspec
 
 from repozero.agents.fakellm.actions import dump_args
 from repozero.agents.fakellm.chat import Header, Reply, ToolCall
-from repozero.errors import UsageError
-from repozero.records import Record, explain
-from repozero.textio import decode_text
+from repozero.kernel.errors import UsageError
+from repozero.kernel.records import Record, explain
+from repozero.kernel.textio import decode_text
 
 __all__ = ["RecordedCall", "RecordedResponse", "ReplayBook"]
 

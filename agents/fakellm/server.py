@@ -45,8 +45,8 @@ from repozero.agents.fakellm.wire import (
     parse_openai,
 )
 from repozero.datasets import Dataset, load_dataset
-from repozero.errors import DatasetError
-from repozero.log import get_logger
+from repozero.kernel.errors import DatasetError
+from repozero.kernel.log import get_logger
 
 __all__ = ["FakeServer", "start_fake_server"]
 

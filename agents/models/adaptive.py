@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 
 import anyio
 
-from repozero.log import get_logger
+from repozero.kernel.log import get_logger
 
 __all__ = ["AdaptiveLimiter"]
 

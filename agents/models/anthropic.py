@@ -34,7 +34,7 @@ from repozero.agents.models.records import (
     Usage,
     make_tool_call,
 )
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
 
 __all__ = ["ANTHROPIC_VERSION", "AnthropicCodec", "WireBlock", "WireReply", "WireUsage"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from repozero.agents.models.errors import ModelConfigError
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 __all__ = ["DEFAULT_MAX_TOKENS", "MAX_REFITS", "TokenBudget", "TokenLimit", "explain_overflow", "read_limit"]
 

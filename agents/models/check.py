@@ -14,8 +14,8 @@ from repozero.agents.models.errors import ModelUnavailableError
 from repozero.agents.models.http import HttpPool
 from repozero.agents.models.records import Message
 from repozero.agents.models.replicas import Replica
-from repozero.errors import ModelError, UsageError
-from repozero.records import Record
+from repozero.kernel.errors import ModelError, UsageError
+from repozero.kernel.records import Record
 
 __all__ = ["ReplicaCheck", "check_endpoints"]
 

@@ -43,7 +43,7 @@ from repozero.agents.models.replicas import Replica, ReplicaSet
 from repozero.agents.models.retry import backoff_s, classify, error_detail, retry_after_s
 from repozero.agents.models.streaming import Streamed, fetch_stream
 from repozero.agents.models.tokens import TokenConversation
-from repozero.log import get_logger
+from repozero.kernel.log import get_logger
 
 __all__ = ["EndpointClient", "ModelSession"]
 

@@ -9,7 +9,7 @@ import httpx
 from msgspec import UNSET
 
 from repozero.agents.models.records import Choice, Message, SamplingParams, ToolSpec, Usage
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 __all__ = [
     "USER_AGENT",

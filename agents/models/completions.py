@@ -24,7 +24,7 @@ from repozero.agents.models.openai import _FINISH, _THINK, OpenAICodec, WireUsag
 from repozero.agents.models.records import Choice, Message, SamplingParams, ToolSpec
 from repozero.agents.models.sse import decode_events
 from repozero.agents.models.template import ChatTemplate
-from repozero.errors import ConfigError
+from repozero.kernel.errors import ConfigError
 
 __all__ = ["CompletionsCodec"]
 

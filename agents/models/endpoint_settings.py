@@ -8,7 +8,7 @@ import msgspec
 
 from repozero.agents.config import EndpointConfig
 from repozero.agents.models.pricing import check_prices
-from repozero.errors import ConfigError
+from repozero.kernel.errors import ConfigError
 
 __all__ = ["api_key", "check_endpoint", "with_env_headers"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from repozero.errors import ConfigError, ModelError
+from repozero.kernel.errors import ConfigError, ModelError
 
 __all__ = ["ModelConfigError", "ModelRequestError", "ModelUnavailableError"]
 

@@ -27,7 +27,7 @@ import sniffio
 
 from repozero.agents.models.codec import BadResponse
 from repozero.agents.models.conn import Exchange, LeanPool
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 if TYPE_CHECKING:  # aiohttp is imported when a pool is built (~0.2 s): not by every CLI start
     import aiohttp

@@ -13,7 +13,7 @@ import msgspec
 from repozero.agents.config import Price
 from repozero.agents.models.codec import unset_or
 from repozero.agents.models.records import ModelResponse, Totals, Usage
-from repozero.errors import ConfigError
+from repozero.kernel.errors import ConfigError
 
 __all__ = ["Ledger", "check_prices", "cost_of", "price_on"]
 

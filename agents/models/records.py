@@ -11,7 +11,7 @@ from typing import Any, Literal
 import msgspec
 
 from repozero.agents.config import SamplingParams
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 __all__ = [
     "Choice",

@@ -10,7 +10,7 @@ from repozero.agents.models.client import EndpointClient, ModelSession
 from repozero.agents.models.http import HttpPool
 from repozero.agents.models.pricing import Ledger
 from repozero.agents.models.records import Totals
-from repozero.errors import ConfigError
+from repozero.kernel.errors import ConfigError
 
 __all__ = ["Models", "open_models"]
 

@@ -13,8 +13,8 @@ import time
 
 import httpx
 
-from repozero.log import get_logger
-from repozero.redact import redact_url
+from repozero.kernel.log import get_logger
+from repozero.kernel.redact import redact_url
 
 __all__ = ["Replica", "ReplicaSet"]
 

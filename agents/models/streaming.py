@@ -36,7 +36,7 @@ from repozero.agents.models.http import (
     transport_errors,
 )
 from repozero.agents.models.sse import EventReader
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 __all__ = ["Streamed", "fetch_stream"]
 

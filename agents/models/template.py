@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from repozero.agents.models.records import Message, ToolSpec
-from repozero.errors import ConfigError
+from repozero.kernel.errors import ConfigError
 
 __all__ = ["ChatTemplate"]
 

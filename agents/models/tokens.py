@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from repozero.agents.models.completions import CompletionsCodec
 from repozero.agents.models.records import Message, ModelResponse, ToolSpec
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 __all__ = ["TokenConversation"]
 

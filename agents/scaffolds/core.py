@@ -13,10 +13,10 @@ from typing import Any, Literal, Protocol
 
 from repozero.agents.config import AgentConfig
 from repozero.agents.models import Message, ModelResponse, ToolSpec
-from repozero.errors import ModelError
-from repozero.records import Record
+from repozero.kernel.errors import ModelError
+from repozero.kernel.records import Record
+from repozero.kernel.vocabulary import AgentExit
 from repozero.sandbox import AgentSandbox, ExecResult
-from repozero.vocabulary import AgentExit
 
 __all__ = [
     "SUBMIT_COMMAND",

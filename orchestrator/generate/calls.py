@@ -11,12 +11,12 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from repozero.agents.models import Message, SamplingParams
+from repozero.agents.provider import ModelProvider
 from repozero.agents.templates import PROMPTS_DIR, render
-from repozero.errors import ModelError
-from repozero.orchestrator.bus import EventBus
+from repozero.kernel.errors import ModelError
+from repozero.orchestrator.engine.bus import EventBus
+from repozero.orchestrator.engine.tracing import EpisodeHooks
 from repozero.orchestrator.generate.answers import AnswerError
-from repozero.orchestrator.tracing import EpisodeHooks
-from repozero.wiring import ModelProvider
 
 __all__ = ["PROMPTS", "Conversation", "call_seed", "prompt_versions"]
 

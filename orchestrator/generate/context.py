@@ -8,14 +8,14 @@ from pathlib import Path
 
 import anyio
 
+from repozero.agents.provider import ModelProvider
 from repozero.oracle.actor import Oracle
 from repozero.oracle.config import OracleConfig
-from repozero.orchestrator.bus import EventBus
+from repozero.orchestrator.engine.bus import EventBus
 from repozero.orchestrator.generate.calls import Conversation, call_seed
 from repozero.orchestrator.generate.oracle_stages import ApiListing
 from repozero.orchestrator.generate.records import GenerateSettings
 from repozero.orchestrator.generate.state import GenerateState
-from repozero.wiring import ModelProvider
 
 __all__ = ["FENCES", "GenContext", "package_slug", "script_name", "slot_names"]
 

@@ -11,7 +11,7 @@ import re
 
 import anyio
 
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
 from repozero.orchestrator.generate.static import StaticVerdict
 
 __all__ = ["HeaderListing", "check_native", "declared_names", "list_headers"]

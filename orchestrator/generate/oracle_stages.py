@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 from repozero.datasets import Source
-from repozero.errors import OracleError
+from repozero.kernel.errors import OracleError
 from repozero.oracle.actor import Oracle
 from repozero.oracle.config import OracleConfig
 from repozero.oracle.records import EnvSpec, GroundTruthRequest, env_spec, program_ref

@@ -11,8 +11,8 @@ from msgspec.structs import replace
 
 from repozero.agents.templates import render
 from repozero.datasets import Vote
-from repozero.errors import ModelError, OracleError
-from repozero.log import get_logger
+from repozero.kernel.errors import ModelError, OracleError
+from repozero.kernel.log import get_logger
 from repozero.orchestrator.generate.answers import parse_ballot
 from repozero.orchestrator.generate.context import FENCES, GenContext, script_name
 from repozero.orchestrator.generate.oracle_stages import filter_cases, measure_coverage

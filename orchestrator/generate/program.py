@@ -13,8 +13,8 @@ from typing import TypeAlias
 import msgspec
 
 from repozero.agents.templates import render
-from repozero.errors import ModelError
-from repozero.log import get_logger
+from repozero.kernel.errors import ModelError
+from repozero.kernel.log import get_logger
 from repozero.orchestrator.generate.answers import parse_cases, parse_draft
 from repozero.orchestrator.generate.calls import Conversation
 from repozero.orchestrator.generate.context import FENCES, GenContext, script_name

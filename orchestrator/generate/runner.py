@@ -15,14 +15,17 @@ from pathlib import Path
 import anyio
 
 from repozero.agents.fakellm import fake_policy
-from repozero.config import Config
+from repozero.agents.provider import ModelProvider, open_model
 from repozero.datasets import load_dataset
-from repozero.errors import UsageError
-from repozero.log import get_logger, run_log
+from repozero.kernel.errors import UsageError
+from repozero.kernel.log import get_logger, run_log
+from repozero.kernel.records import Record
 from repozero.oracle import open_oracle
 from repozero.oracle.actor import Oracle
-from repozero.orchestrator.bus import EventBus
-from repozero.orchestrator.display import DisplayMode, RunProgress, show_progress
+from repozero.orchestrator.engine.bus import EventBus
+from repozero.orchestrator.engine.config import Config
+from repozero.orchestrator.engine.display import DisplayMode, RunProgress, show_progress
+from repozero.orchestrator.engine.limits import AdaptiveGauge, LimiterQueue, queue_of
 from repozero.orchestrator.generate.assemble import write_generated
 from repozero.orchestrator.generate.calls import prompt_versions
 from repozero.orchestrator.generate.context import GenContext, slot_names
@@ -32,10 +35,7 @@ from repozero.orchestrator.generate.pipeline import run_programs
 from repozero.orchestrator.generate.records import GenerateSettings, ProgramOutcome
 from repozero.orchestrator.generate.state import GenerateState
 from repozero.orchestrator.generate.summary import GenerateSummary, summarize
-from repozero.orchestrator.limits import AdaptiveGauge, LimiterQueue, queue_of
-from repozero.records import Record
 from repozero.traces import TraceSink, TraceWriter
-from repozero.wiring import ModelProvider, open_model
 
 __all__ = ["NATIVE_DATASET", "generate_dataset"]
 
@@ -132,13 +132,13 @@ def _open(
     serves c2rust-lite (whose Debian packages `fake:generate` scripts) when the run generates from C/C++."""
     fake: dict[str, object] = {}
     if fake_policy(name) is None:
-        return open_model(config, name, None)
+        return open_model(config.endpoints, name, None)
     fake = {
         "seed": settings.seed,
         **({"latency_ms": config.run.fake_latency_ms} if config.run.fake_latency_ms else {}),
     }
     served = load_dataset(NATIVE_DATASET) if settings.language != "python" else None
-    return open_model(config, name, served, **fake)
+    return open_model(config.endpoints, name, served, **fake)
 
 
 async def _api(

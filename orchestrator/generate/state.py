@@ -13,9 +13,9 @@ from typing import TypeVar
 import msgspec
 
 from repozero.datasets.store import write_atomic
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
+from repozero.kernel.records import Record, json_encoder
 from repozero.orchestrator.generate.records import GenerateSettings
-from repozero.records import Record, json_encoder
 
 __all__ = ["GenerateState", "state_dir"]
 

@@ -10,7 +10,7 @@ import ast
 import sys
 from collections.abc import Iterable
 
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 __all__ = ["NETWORK_MODULES", "StaticVerdict", "check_program"]
 

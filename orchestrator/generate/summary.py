@@ -8,8 +8,8 @@ from rich.console import Console
 from rich.table import Table
 
 from repozero.datasets import Vote
+from repozero.kernel.records import Record
 from repozero.orchestrator.generate.records import ProgramOutcome
-from repozero.records import Record
 
 __all__ = ["GenerateSummary", "print_summary", "summarize"]
 

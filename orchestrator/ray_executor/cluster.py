@@ -18,13 +18,13 @@ import structlog
 from ray._private.services import canonicalize_bootstrap_address  # what ray.init resolves (no public API)
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
+from repozero.orchestrator.engine.session import run_sizes
 from repozero.orchestrator.ray_executor.coordinator import Runner
 from repozero.orchestrator.ray_executor.node import NodeRunner
 from repozero.orchestrator.ray_executor.secret_env import env_referenced
 from repozero.orchestrator.ray_executor.storage import storage_env
 from repozero.orchestrator.ray_executor.units import CellJob, NodeClosed, decode, encode
-from repozero.orchestrator.session import run_sizes
 
 __all__ = [
     "ASYNCIO_NODE_LABEL",

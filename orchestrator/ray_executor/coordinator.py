@@ -18,13 +18,13 @@ import structlog
 from ray.exceptions import RayActorError, RayTaskError
 
 from repozero.datasets.store import write_atomic
-from repozero.errors import RepoZeroError
-from repozero.orchestrator.node_status import NODES_FILE, NodeStatus
-from repozero.orchestrator.progress import RunProgress
+from repozero.kernel.errors import RepoZeroError
+from repozero.orchestrator.engine.node_status import NODES_FILE, NodeStatus
+from repozero.orchestrator.engine.progress import RunProgress
+from repozero.orchestrator.engine.results import ResultsStore
 from repozero.orchestrator.ray_executor.node import NodeOpenError, UnitNotStoredError
 from repozero.orchestrator.ray_executor.queue import WorkQueue
 from repozero.orchestrator.ray_executor.units import NodeInfo, UnitDone, WorkUnit, decode, encode
-from repozero.orchestrator.results import ResultsStore
 
 __all__ = ["NODES_FILE", "ClusterLostError", "Coordinator", "NodeStatus", "Recorder", "Runner"]
 

@@ -17,11 +17,14 @@ from typing import Any
 import anyio
 import structlog
 
-from repozero.config import Config
-from repozero.errors import RepoZeroError
-from repozero.orchestrator.display import DisplayMode, NodeSource, show_progress
-from repozero.orchestrator.manifest import read_manifest
-from repozero.orchestrator.progress import RunProgress
+from repozero.kernel.errors import RepoZeroError
+from repozero.kernel.runtime import run_async, until_signal
+from repozero.orchestrator.engine.config import Config
+from repozero.orchestrator.engine.display import DisplayMode, NodeSource, show_progress
+from repozero.orchestrator.engine.manifest import read_manifest
+from repozero.orchestrator.engine.progress import RunProgress
+from repozero.orchestrator.engine.results import ResultsStore, RunSummary, summarize
+from repozero.orchestrator.engine.spec import EpisodeKey, RunSpec, seeded_order
 from repozero.orchestrator.ray_executor.cluster import (
     connect,
     start_runners,
@@ -32,11 +35,8 @@ from repozero.orchestrator.ray_executor.coordinator import Coordinator, Recorder
 from repozero.orchestrator.ray_executor.queue import WorkQueue
 from repozero.orchestrator.ray_executor.storage import check_storage, download
 from repozero.orchestrator.ray_executor.units import CellJob, NodeClosed, WorkUnit
-from repozero.orchestrator.results import ResultsStore, RunSummary, summarize
-from repozero.orchestrator.spec import EpisodeKey, RunSpec, seeded_order
-from repozero.orchestrator.sweep import Sweep
-from repozero.orchestrator.sweep_progress import SweepProgress, show_sweep_progress
-from repozero.runtime import run_async, until_signal
+from repozero.orchestrator.sweeps.sweep import Sweep
+from repozero.orchestrator.sweeps.sweep_progress import SweepProgress, show_sweep_progress
 from repozero.traces import TraceReader, TraceSink
 
 __all__ = ["RayExecutor", "UnstoredError"]
@@ -106,7 +106,7 @@ class RayExecutor:
     ) -> list[tuple[str, EpisodeKey]]:
         """`--ray-storage`, before the units are chosen: episodes a store has finished whose trace did not
         come back from the storage run again — their runner never uploaded (the driver was killed, its
-        runners with it). Resume's own check (`_reopen_untraced` in orchestrator/run.py) looks only where
+        runners with it). Resume's own check (`_reopen_untraced` in orchestrator/engine/run.py) looks only where
         some shard came back; here none coming back is the case to catch. Nothing is reopened when the
         fetch failed. Returns each reopened episode as (cell, key)."""
         if not self.storage or not config.traces.enabled or not self._fetch(into):
@@ -165,7 +165,7 @@ class RayExecutor:
         """A sweep's (cell, sample, attempt) triples, in `order`; True when a signal stopped it.
 
         The display is the local sweep's: the run's panel over the whole sweep with a line per cell
-        (orchestrator/sweep_progress.py), and the node runners beneath."""
+        (orchestrator/sweeps/sweep_progress.py), and the node runners beneath."""
         jobs = [self._job(c.key, c.dir, c.config, c.spec, f"cells/{c.dir.name}") for c in sweep.cells]
         stores = {c.key: ResultsStore(c.dir / "results.sqlite") for c in sweep.cells}
         try:

@@ -25,13 +25,16 @@ import anyio
 import msgspec
 import structlog
 
+from repozero.agents.provider import ModelProvider
 from repozero.datasets import load_dataset
-from repozero.errors import RepoZeroError
+from repozero.kernel.errors import RepoZeroError
+from repozero.kernel.runtime import tune_gc
 from repozero.oracle import Oracle
-from repozero.orchestrator.context import Limiters
-from repozero.orchestrator.manifest import write_manifest
-from repozero.orchestrator.node_status import NODES_DIR
-from repozero.orchestrator.progress import RunProgress
+from repozero.orchestrator.engine.context import Limiters
+from repozero.orchestrator.engine.manifest import write_manifest
+from repozero.orchestrator.engine.node_status import NODES_DIR
+from repozero.orchestrator.engine.progress import RunProgress
+from repozero.orchestrator.engine.session import Session
 from repozero.orchestrator.ray_executor.secret_env import from_env
 from repozero.orchestrator.ray_executor.storage import scratch_dir, upload
 from repozero.orchestrator.ray_executor.units import (
@@ -43,13 +46,15 @@ from repozero.orchestrator.ray_executor.units import (
     decode,
     encode,
 )
-from repozero.orchestrator.session import Session
-from repozero.orchestrator.sweep_parts import shared_backend, shared_oracle, shared_provider, shared_sizes
-from repozero.orchestrator.sweep_plan import Cell
-from repozero.runtime import tune_gc
+from repozero.orchestrator.sweeps.sweep_parts import (
+    shared_backend,
+    shared_oracle,
+    shared_provider,
+    shared_sizes,
+)
+from repozero.orchestrator.sweeps.sweep_plan import Cell
 from repozero.sandbox import SandboxBackend
 from repozero.traces import TraceWriter
-from repozero.wiring import ModelProvider
 
 __all__ = ["NODES_DIR", "NodeOpenError", "NodeRunner", "open_node_sessions"]
 
@@ -180,7 +185,7 @@ async def open_node_sessions(
     with `--ray-storage`, uploaded when the sessions close: each upload that failed is added to `unstored`.
 
     Several cells (a sweep) share the node's limiters, one provider per model, one Oracle and one sandbox
-    backend per settings, as a local sweep does (orchestrator/sweep_parts.py); a single run opens its
+    backend per settings, as a local sweep does (orchestrator/sweeps/sweep_parts.py); a single run opens its
     session exactly as `repozero run` does."""
     failed = unstored if unstored is not None else []
     async with AsyncExitStack() as stack:

@@ -2,7 +2,7 @@
 
 A job's arguments are kept by the cluster (its object store and control store, spilled to disk, shown by
 the dashboard and the state API). So the driver replaces every value the redaction would hide
-(`repozero/redact.py`: header values, credential-named fields, URL user-info and keys) by a reference to an
+(`repozero/kernel/redact.py`: header values, credential-named fields, URL user-info and keys) by a reference to an
 environment variable of the runner, and passes the value in the runner's runtime environment (as
 `storage_env` passes storage credentials); the node puts the values back before it opens its sessions.
 """
@@ -13,8 +13,8 @@ from typing import Any
 
 import msgspec
 
-from repozero.config import Config
-from repozero.redact import redact_data
+from repozero.kernel.redact import redact_data
+from repozero.orchestrator.engine.config import Config
 
 __all__ = ["ENV_PREFIX", "MARK", "env_referenced", "from_env"]
 

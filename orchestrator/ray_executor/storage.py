@@ -18,7 +18,7 @@ from pathlib import Path
 import fsspec
 import structlog
 
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
 
 __all__ = ["check_storage", "download", "drop_scratch", "scratch_dir", "storage_env", "upload"]
 

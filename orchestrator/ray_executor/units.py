@@ -10,12 +10,12 @@ from typing import TypeVar
 
 import msgspec
 
-from repozero.config import Config
-from repozero.orchestrator.manifest import RunManifest
-from repozero.orchestrator.progress import CallCounts
-from repozero.orchestrator.results import CaseRow, EpisodeResult
-from repozero.orchestrator.spec import RunSpec, episode_id
-from repozero.records import Record
+from repozero.kernel.records import Record
+from repozero.orchestrator.engine.config import Config
+from repozero.orchestrator.engine.manifest import RunManifest
+from repozero.orchestrator.engine.progress import CallCounts
+from repozero.orchestrator.engine.results import CaseRow, EpisodeResult
+from repozero.orchestrator.engine.spec import RunSpec, episode_id
 
 __all__ = ["CellJob", "NodeClosed", "NodeInfo", "UnitDone", "WorkUnit", "decode", "encode"]
 

@@ -13,7 +13,7 @@ import msgspec
 
 from repozero.orchestrator.report.load import RunData
 from repozero.orchestrator.report.model import RunInfo
-from repozero.orchestrator.sweep_plan import read_cell
+from repozero.orchestrator.sweeps.sweep_plan import read_cell
 
 __all__ = ["assign_labels", "comparability_notes", "run_info"]
 

@@ -14,10 +14,16 @@ from typing import Any
 
 import msgspec
 
-from repozero.errors import UsageError
-from repozero.orchestrator.manifest import RunManifest, read_manifest
-from repozero.orchestrator.pool import PoolFile, read_pool
-from repozero.orchestrator.results import EpisodeResult, EpisodeRow, ResultsStore, RoundResult, check_store
+from repozero.kernel.errors import UsageError
+from repozero.orchestrator.engine.manifest import RunManifest, read_manifest
+from repozero.orchestrator.engine.results import (
+    EpisodeResult,
+    EpisodeRow,
+    ResultsStore,
+    RoundResult,
+    check_store,
+)
+from repozero.orchestrator.sweeps.pool import PoolFile, read_pool
 from repozero.traces import TraceReader
 
 __all__ = ["RESULTS_NAME", "RunData", "load_run"]

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from math import comb
 
+from repozero.kernel.records import Record
 from repozero.orchestrator.report.model import Cell, Row, Table
 from repozero.orchestrator.report.samples import SampleAgg
 from repozero.orchestrator.report.stats import Unit, bootstrap
-from repozero.records import Record
 
 __all__ = [
     "PairedComparison",

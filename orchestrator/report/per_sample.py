@@ -12,10 +12,10 @@ import fnmatch
 from collections import Counter
 from pathlib import Path
 
+from repozero.kernel.records import Record
 from repozero.orchestrator.report.load import RunData, load_run
 from repozero.orchestrator.report.model import Row, Table
-from repozero.orchestrator.results_table import run_dirs
-from repozero.records import Record
+from repozero.orchestrator.report.results_table import run_dirs
 
 __all__ = ["SampleLine", "per_sample_lines", "per_sample_table", "sample_lines_of"]
 

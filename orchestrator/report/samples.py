@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from repozero.orchestrator.pool import SamplePool
+from repozero.orchestrator.engine.results import EpisodeResult, RoundResult
 from repozero.orchestrator.report.load import RunData
 from repozero.orchestrator.report.stats import Unit, pass_at_k
-from repozero.orchestrator.results import EpisodeResult, RoundResult
+from repozero.orchestrator.sweeps.pool import SamplePool
 
 __all__ = ["SampleAgg", "Selector", "aggregate", "pass_at_k_units", "round_grade", "round_units", "units"]
 

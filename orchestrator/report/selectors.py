@@ -11,7 +11,7 @@ attempt's hidden pass, ties broken uniformly (the mean over the tied attempts).
 
 `pooled fresh cases passed` scores an attempt by how many of the subset's pooled fresh cases it passes:
 the inputs the k attempts' own testers proposed and the Oracle answered, every attempt's code graded on
-all of them (orchestrator/pool.py, `pool.json`). Without a graded pool for every sample it reaches no
+all of them (orchestrator/sweeps/pool.py, `pool.json`). Without a graded pool for every sample it reaches no
 number (a dash), rather than one over another population.
 """
 
@@ -21,8 +21,8 @@ import statistics
 from collections.abc import Callable, Sequence
 from itertools import combinations, islice
 
+from repozero.kernel.records import Record
 from repozero.orchestrator.report.samples import SampleAgg
-from repozero.records import Record
 
 __all__ = ["POOLED", "SELECTORS", "Candidate", "candidates", "selected_pass_rate"]
 

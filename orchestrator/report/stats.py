@@ -21,7 +21,7 @@ from math import comb
 from operator import itemgetter
 from typing import Any
 
-from repozero.records import Record
+from repozero.kernel.records import Record
 
 __all__ = [
     "DEFAULT_RESAMPLES",

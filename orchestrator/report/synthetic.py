@@ -15,10 +15,10 @@ from pathlib import Path
 
 import msgspec
 
-from repozero.orchestrator.manifest import RunManifest, write_manifest
-from repozero.orchestrator.protocols import get_protocol
+from repozero.orchestrator.engine.manifest import RunManifest, write_manifest
+from repozero.orchestrator.engine.protocols import get_protocol
+from repozero.orchestrator.engine.results import CaseRow, EpisodeResult, ResultsStore, RoundResult
 from repozero.orchestrator.report.load import RESULTS_NAME
-from repozero.orchestrator.results import CaseRow, EpisodeResult, ResultsStore, RoundResult
 
 __all__ = ["SynthEpisode", "demo_runs", "random_episodes", "write_run"]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from repozero.orchestrator.engine.results import EpisodeResult
 from repozero.orchestrator.report.compare import assign_labels, comparability_notes, run_info
 from repozero.orchestrator.report.compute import compute_table
 from repozero.orchestrator.report.load import RunData
@@ -25,7 +26,6 @@ from repozero.orchestrator.report.samples import (
     units,
 )
 from repozero.orchestrator.report.stats import DEFAULT_RESAMPLES, Estimate, Unit, bootstrap
-from repozero.orchestrator.results import EpisodeResult
 
 __all__ = ["FAILURE_CATEGORIES", "build_report"]
 

@@ -10,15 +10,16 @@ from typing import Any
 import structlog
 
 from repozero.agents.models import Message, ModelResponse, ToolSpec
+from repozero.agents.provider import open_model
 from repozero.agents.scaffolds import AgentLimits, AgentResult
 from repozero.commands import add_command, group
 from repozero.commands.common import config_from_args, print_json
-from repozero.config import Config
 from repozero.datasets import Dataset, load_dataset
-from repozero.orchestrator.protocols import PROTOCOLS, get_protocol
-from repozero.orchestrator.single import run_coder_once
-from repozero.runtime import run_async
-from repozero.wiring import open_backend, open_model
+from repozero.kernel.runtime import run_async
+from repozero.orchestrator.engine.config import Config
+from repozero.orchestrator.engine.protocols import PROTOCOLS, get_protocol
+from repozero.orchestrator.engine.single import run_coder_once
+from repozero.sandbox import open_backend
 
 log = structlog.get_logger()
 
@@ -101,8 +102,8 @@ def _run(args: argparse.Namespace) -> int:
 async def _invoke(config: Config, dataset: Dataset, args: argparse.Namespace) -> tuple[Any, Any]:
     policy = get_protocol(args.protocol or config.run.protocol).grading_policy(config.sandbox.output_cap)
     async with (
-        open_backend(config, args.sandbox) as backend,
-        open_model(config, args.model, dataset) as provider,
+        open_backend(config.sandbox, args.sandbox) as backend,
+        open_model(config.endpoints, args.model, dataset) as provider,
     ):
         result, grade, _ = await run_coder_once(
             provider,

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from repozero.commands import add_command
 from repozero.commands.common import print_json
-from repozero.orchestrator.anomalies import AnomalyReport, find_open_actions
+from repozero.orchestrator.report.anomalies import AnomalyReport, find_open_actions
 
 
 def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:

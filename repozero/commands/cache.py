@@ -12,7 +12,7 @@ from rich.table import Table
 
 from repozero.commands import add_command, group
 from repozero.commands.common import config_from_args, print_json
-from repozero.errors import ConfigError
+from repozero.kernel.errors import ConfigError
 from repozero.oracle.caches import cache_kinds, prune
 from repozero.oracle.config import cache_root
 

@@ -11,7 +11,8 @@ from typing import Any
 
 import msgspec
 
-from repozero.config import Config, load_config
+from repozero.config_file import load_config
+from repozero.orchestrator.engine.config import Config
 
 __all__ = ["config_from_args", "json_stdout", "print_json", "register"]
 

@@ -10,7 +10,8 @@ import msgspec
 
 from repozero.commands import add_command, group
 from repozero.commands.common import config_from_args
-from repozero.config import config_data, config_to_toml
+from repozero.config_file import config_to_toml
+from repozero.orchestrator.engine.config import config_data
 
 
 def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:

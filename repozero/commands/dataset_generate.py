@@ -12,15 +12,15 @@ from typing import Any
 
 from repozero.commands import add_command, group
 from repozero.commands.common import config_from_args, print_json
-from repozero.errors import UsageError
-from repozero.log import terminal_panel
+from repozero.kernel.errors import UsageError
+from repozero.kernel.log import terminal_panel
+from repozero.kernel.runtime import run_async, until_signal
 from repozero.oracle.groups import plain_errors
-from repozero.orchestrator.display import resolve_mode
+from repozero.orchestrator.engine.display import resolve_mode
 from repozero.orchestrator.generate.context import package_slug
 from repozero.orchestrator.generate.records import GenerateSettings
 from repozero.orchestrator.generate.runner import generate_dataset
 from repozero.orchestrator.generate.summary import GenerateSummary, print_summary
-from repozero.runtime import run_async, until_signal
 
 __all__ = ["register"]
 

@@ -11,8 +11,8 @@ from rich.table import Table
 from repozero.agents.models.check import check_endpoints
 from repozero.commands import add_command, group
 from repozero.commands.common import config_from_args, print_json
-from repozero.errors import UsageError
-from repozero.runtime import run_async
+from repozero.kernel.errors import UsageError
+from repozero.kernel.runtime import run_async
 
 
 def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:

@@ -13,15 +13,15 @@ from rich.table import Table
 
 from repozero.commands import add_command
 from repozero.commands.common import config_from_args, print_json
-from repozero.config import Config
 from repozero.datasets import load_dataset
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
+from repozero.kernel.runtime import run_async
 from repozero.oracle.evaluate import EvalSummary, GradeJob, gold_jobs, grade_many, summarise, target_job
 from repozero.oracle.grading import GradingPolicy
-from repozero.orchestrator.protocols import PROTOCOLS, get_protocol
-from repozero.orchestrator.spec import select_split
-from repozero.runtime import run_async
-from repozero.wiring import open_backend
+from repozero.orchestrator.engine.config import Config
+from repozero.orchestrator.engine.protocols import PROTOCOLS, get_protocol
+from repozero.orchestrator.engine.spec import select_split
+from repozero.sandbox import open_backend
 
 
 def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
@@ -87,7 +87,7 @@ def _eval(args: argparse.Namespace) -> int:
 async def _grade(
     config: Config, backend_name: str | None, jobs: list[GradeJob], policy: GradingPolicy
 ) -> list[Any]:
-    async with open_backend(config, backend_name, run_id=None) as backend:
+    async with open_backend(config.sandbox, backend_name, run_id=None) as backend:
         return await grade_many(backend, jobs, policy)
 
 

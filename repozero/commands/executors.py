@@ -9,7 +9,7 @@ import argparse
 import importlib.util
 from typing import Any
 
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
 
 __all__ = ["add_executor_flags", "executor_from_args"]
 

@@ -12,9 +12,9 @@ import anyio
 from repozero.agents.fakellm import DEFAULT_DATASET, FAULT_KINDS, FakeLLMConfig
 from repozero.agents.fakellm.faults import parse_faults
 from repozero.commands import add_command, group
-from repozero.errors import UsageError
-from repozero.log import get_logger
-from repozero.runtime import run_async
+from repozero.kernel.errors import UsageError
+from repozero.kernel.log import get_logger
+from repozero.kernel.runtime import run_async
 
 if TYPE_CHECKING:  # the server (aiohttp) is imported when one is served, not by every CLI start
     from repozero.agents.fakellm import FakeServer

@@ -11,9 +11,9 @@ from rich.table import Table
 
 from repozero.commands import add_command, group
 from repozero.commands.common import config_from_args, print_json
+from repozero.kernel.runtime import run_async
 from repozero.oracle import BuildReport, ValidationReport, build_dataset, open_oracle, validate_dataset
 from repozero.oracle.config import OracleConfig
-from repozero.runtime import run_async
 
 __all__ = ["register"]
 

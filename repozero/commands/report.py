@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from repozero.commands import add_command
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
 from repozero.orchestrator.report import DEFAULT_RESAMPLES, Report, build_report, load_run
 from repozero.orchestrator.report.render_html import render_html
 from repozero.orchestrator.report.render_json import render_json

@@ -14,7 +14,7 @@ from rich.table import Table
 from repozero.commands import add_command, group
 from repozero.commands.common import print_json
 from repozero.orchestrator.report.per_sample import SampleLine, per_sample_lines
-from repozero.orchestrator.results_table import FORMATS, export_table
+from repozero.orchestrator.report.results_table import FORMATS, export_table
 
 __all__ = ["SUBCOMMANDS", "register"]
 

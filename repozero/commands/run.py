@@ -10,12 +10,12 @@ from typing import Any
 from repozero.commands import add_command
 from repozero.commands.common import config_from_args, json_stdout, print_json
 from repozero.commands.executors import add_executor_flags, executor_from_args
-from repozero.errors import UsageError
-from repozero.log import terminal_panel
-from repozero.orchestrator.display import resolve_mode
-from repozero.orchestrator.protocols import PROTOCOLS
-from repozero.orchestrator.run import RunSummary, resume_run, start_run
-from repozero.orchestrator.spec import RunSpec
+from repozero.kernel.errors import UsageError
+from repozero.kernel.log import terminal_panel
+from repozero.orchestrator.engine.display import resolve_mode
+from repozero.orchestrator.engine.protocols import PROTOCOLS
+from repozero.orchestrator.engine.run import RunSummary, resume_run, start_run
+from repozero.orchestrator.engine.spec import RunSpec
 
 
 def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:

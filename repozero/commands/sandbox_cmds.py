@@ -13,9 +13,9 @@ from rich.table import Table
 
 from repozero.commands import add_command, group
 from repozero.commands.common import print_json
-from repozero.errors import UsageError
-from repozero.log import get_logger
-from repozero.runtime import run_async
+from repozero.kernel.errors import UsageError
+from repozero.kernel.log import get_logger
+from repozero.kernel.runtime import run_async
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.images import RECIPES, build_image, image_ref
 

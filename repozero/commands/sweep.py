@@ -11,11 +11,11 @@ import msgspec
 from repozero.commands import add_command
 from repozero.commands.common import config_from_args, json_stdout, print_json
 from repozero.commands.executors import add_executor_flags, executor_from_args
-from repozero.errors import UsageError
-from repozero.log import terminal_panel
-from repozero.orchestrator.display import resolve_mode
-from repozero.orchestrator.sweep import SweepSummary, open_sweep, run_sweep
-from repozero.orchestrator.sweep_plan import CellPlan
+from repozero.kernel.errors import UsageError
+from repozero.kernel.log import terminal_panel
+from repozero.orchestrator.engine.display import resolve_mode
+from repozero.orchestrator.sweeps.sweep import SweepSummary, open_sweep, run_sweep
+from repozero.orchestrator.sweeps.sweep_plan import CellPlan
 
 
 def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from repozero.commands import add_command, group
 from repozero.commands.common import print_json
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
 from repozero.traces import TraceReader
 
 

@@ -91,7 +91,7 @@ def _print_summary(summary: ExportSummary) -> None:
 
 
 def _view(args: argparse.Namespace) -> int:
-    from repozero.runtime import run_async
+    from repozero.kernel.runtime import run_async
     from repozero.traces.viewer import serve
 
     run_async(serve, args.runs, args.port)

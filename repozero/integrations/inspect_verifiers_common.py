@@ -22,9 +22,8 @@ from repozero.oracle.grading import SampleGrade
 from repozero.oracle.targets import toolchain_for
 from repozero.orchestrator.engine.protocols import get_protocol
 from repozero.orchestrator.engine.spec import select_split
-from repozero.sandbox import SandboxBackend
+from repozero.sandbox import SandboxBackend, open_backend
 from repozero.sandbox.launch import IN_WORK
-from repozero.wiring import open_backend
 
 __all__ = [
     "WORKDIR",
@@ -110,5 +109,5 @@ async def grade_tree(
     job = target_job(dataset, sample_id, tree)
     if backend is not None:
         return await grade_one(backend, job, policy, run_id="integration")
-    async with open_backend(config, run_id=None) as opened:
+    async with open_backend(config.sandbox, run_id=None) as opened:
         return await grade_one(opened, job, policy, run_id="integration")

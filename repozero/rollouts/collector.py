@@ -10,7 +10,7 @@ from collections import deque
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from repozero.orchestrator.results import EpisodeResult
+from repozero.orchestrator.engine.results import EpisodeResult
 from repozero.traces import (
     EpisodeStarted,
     Event,

@@ -18,9 +18,9 @@ import anyio.abc
 import structlog
 from anyio.streams.memory import MemoryObjectSendStream
 
-from repozero.errors import UsageError
-from repozero.orchestrator.session import Session
-from repozero.orchestrator.spec import episode_id
+from repozero.kernel.errors import UsageError
+from repozero.orchestrator.engine.session import Session
+from repozero.orchestrator.engine.spec import episode_id
 
 from .collector import EpisodeLog, RolloutCollector
 from .environment import RolloutEnvironment

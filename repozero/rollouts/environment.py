@@ -15,12 +15,12 @@ from typing import TypeAlias
 
 from repozero.agents.roles import coder_system, coder_task
 from repozero.agents.scaffolds.core import render_exec
-from repozero.errors import UsageError
-from repozero.orchestrator.context import RunContext
-from repozero.orchestrator.early import open_early
-from repozero.orchestrator.episode import Episode
-from repozero.orchestrator.events import REWARD_FORMULA
-from repozero.records import Record
+from repozero.kernel.errors import UsageError
+from repozero.kernel.records import Record
+from repozero.orchestrator.engine.context import RunContext
+from repozero.orchestrator.engine.early import open_early
+from repozero.orchestrator.engine.episode import Episode
+from repozero.orchestrator.engine.events import REWARD_FORMULA
 from repozero.sandbox import Sandbox, SandboxSpec
 from repozero.traces import Rewards, compute_reward
 

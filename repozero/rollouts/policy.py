@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from repozero.agents.models import Message, Model, ModelResponse, SamplingParams, ToolSpec
-from repozero.orchestrator.actions import ActionLog
-from repozero.orchestrator.observe import ObservedModel
-from repozero.wiring import ModelProvider
+from repozero.agents.provider import ModelProvider
+from repozero.orchestrator.engine.actions import ActionLog
+from repozero.orchestrator.engine.observe import ObservedModel
 
 from .collector import RolloutCollector
 from .types import EndpointRef

@@ -24,10 +24,10 @@ from typing import Any, Literal, TypeAlias
 import anyio
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
-from repozero.config import Config
-from repozero.errors import UsageError
-from repozero.orchestrator.session import Session
-from repozero.orchestrator.spec import RunSpec
+from repozero.kernel.errors import UsageError
+from repozero.orchestrator.engine.config import Config
+from repozero.orchestrator.engine.session import Session
+from repozero.orchestrator.engine.spec import RunSpec
 
 from .engine import RolloutEngine
 from .types import EndpointRef, Segment, Trajectory

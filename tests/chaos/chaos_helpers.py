@@ -20,8 +20,8 @@ import msgspec
 from repozero.datasets import load_dataset
 from repozero.datasets.store import write_sample
 from repozero.oracle.cache import ResultCache
-from repozero.orchestrator.manifest import read_manifest
-from repozero.orchestrator.results import ResultsStore
+from repozero.orchestrator.engine.manifest import read_manifest
+from repozero.orchestrator.engine.results import ResultsStore
 from repozero.traces import TraceReader
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "fakellm"

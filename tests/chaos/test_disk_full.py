@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from repozero.orchestrator.diskspace import RESERVE_NAME
-from repozero.orchestrator.results import ResultsStore, check_store
+from repozero.orchestrator.engine.diskspace import RESERVE_NAME
+from repozero.orchestrator.engine.results import ResultsStore, check_store
 from repozero.traces import TraceReader
 
 H = sys.modules["repozero_chaos_helpers"]

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from repozero.orchestrator.results import ResultsStore
+from repozero.orchestrator.engine.results import ResultsStore
 from repozero.traces import EpisodeTrace, TraceReader
 
 H = sys.modules["repozero_chaos_helpers"]

@@ -23,14 +23,14 @@ import pytest
 
 from repozero.datasets import load_dataset
 from repozero.datasets.store import write_sample
-from repozero.orchestrator.limits import cgroup_memory_limit
+from repozero.orchestrator.engine.limits import cgroup_memory_limit
 from repozero.traces import TraceReader
 
 H = sys.modules["repozero_chaos_helpers"]
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]  # 300 episodes; minutes on a loaded machine
 
 ROOM = 100
-"""Concurrent episodes the cgroup is sized for: 48 MiB per local sandbox (orchestrator/limits.py)."""
+"""Concurrent episodes the cgroup is sized for: 48 MiB per local sandbox (orchestrator/engine/limits.py)."""
 LIMIT = ROOM * (48 << 20)
 SAMPLES, ATTEMPTS = 150, 2
 """300 episodes: fx-slug (its gold a bomb), fx-stats (gold) and 148 copies of fx-stats (steps:0)."""

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from repozero.errors import UsageError
-from repozero.orchestrator.runlock import LOCK_NAME, RunLock, owner_of
+from repozero.kernel.errors import UsageError
+from repozero.orchestrator.engine.runlock import LOCK_NAME, RunLock, owner_of
 
 H = sys.modules["repozero_chaos_helpers"]
 pytestmark = pytest.mark.slow

@@ -15,8 +15,8 @@ import anyio
 import pytest
 
 from repozero import RunSpec, Session, load_config
-from repozero.errors import UsageError
-from repozero.orchestrator.runlock import LOCK_NAME, owner_of
+from repozero.kernel.errors import UsageError
+from repozero.orchestrator.engine.runlock import LOCK_NAME, owner_of
 
 H = sys.modules["repozero_chaos_helpers"]
 

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from repozero.cli import main
-from repozero.errors import UsageError
-from repozero.orchestrator.results import check_store
+from repozero.kernel.errors import UsageError
+from repozero.orchestrator.engine.results import check_store
 from repozero.traces import TraceReader
 from repozero.traces.frames import FrameReader
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
 
 __all__ = ["ColumnBuffer", "FlatList", "ToolCallList", "arrow_type", "pyarrow"]
 

@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from repozero.errors import UsageError
-from repozero.log import get_logger
+from repozero.kernel.errors import UsageError
+from repozero.kernel.log import get_logger
 
 from .formats import writer_for
 from .options import ExportOptions, ExportSummary, SplitSummary

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from repozero.errors import UsageError
-from repozero.records import Record
+from repozero.kernel.errors import UsageError
+from repozero.kernel.records import Record
 
 from ..rewards import REWARD_FORMULAS
 

@@ -11,7 +11,7 @@ from typing import Any, BinaryIO
 
 import msgspec
 
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
 
 from .columns import ColumnBuffer, pyarrow
 

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 from fnmatch import fnmatchcase
 
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
 
 from ..records import EpisodeRecord
 from ..rewards import compute_reward

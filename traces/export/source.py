@@ -17,8 +17,8 @@ from typing import Any, Union, get_args
 
 import msgspec
 
-from repozero.errors import UsageError
-from repozero.textio import read_text
+from repozero.kernel.errors import UsageError
+from repozero.kernel.textio import read_text
 
 from ..frames import FrameReader, TraceFormatError, frame_error
 from ..grades import HiddenGradeRecord, OracleAnswerRecord, VisibleGradeRecord

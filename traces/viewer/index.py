@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-from repozero.errors import UsageError
+from repozero.kernel.errors import UsageError
 
 from ..export.source import RunSource, open_runs
 

@@ -31,8 +31,8 @@ import msgspec
 from aiohttp import web
 from aiohttp.typedefs import Middleware
 
-from repozero.errors import RepoZeroError, UsageError
-from repozero.log import get_logger
+from repozero.kernel.errors import RepoZeroError, UsageError
+from repozero.kernel.log import get_logger
 
 from .index import EpisodeQuery, ViewerIndex
 from .timeline import episode_view
