@@ -14,7 +14,7 @@ _EXPORTS = {
     "RunSummary": "repozero.orchestrator.engine.session",
     "RunSpec": "repozero.orchestrator.engine.spec",
     "Session": "repozero.orchestrator.engine.session",
-    "EventBus": "repozero.orchestrator.engine.bus",
+    "EventBus": "repozero.orchestrator.engine.tracing",
     "PROTOCOLS": "repozero.orchestrator.engine.protocols",
     "Protocol": "repozero.orchestrator.engine.protocols",
     "get_protocol": "repozero.orchestrator.engine.protocols",

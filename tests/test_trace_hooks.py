@@ -16,8 +16,7 @@ import pytest
 from repozero.agents.models import Message
 from repozero.agents.models.records import Choice, ModelResponse, Timings, Usage
 from repozero.agents.scaffolds.core import trim_history
-from repozero.orchestrator.engine.bus import EventBus
-from repozero.orchestrator.engine.tracing import EpisodeHooks, trace_message
+from repozero.orchestrator.engine.tracing import EpisodeHooks, EventBus, trace_message
 from repozero.traces import ModelCalled, TraceConfig, TraceReader, TraceWriter
 
 

@@ -13,11 +13,11 @@ from repozero.agents.scaffolds import AgentLimits
 from repozero.datasets import Dataset
 from repozero.oracle import Oracle
 from repozero.oracle.grading import GradingPolicy
-from repozero.orchestrator.engine.bus import EventBus
 from repozero.orchestrator.engine.limits import Gauge, LimiterQueue, new_limiter, queue_of
 from repozero.orchestrator.engine.observe import ObservedBackend
 from repozero.orchestrator.engine.protocols import Protocol
 from repozero.orchestrator.engine.results import ResultsStore
+from repozero.orchestrator.engine.tracing import EventBus
 
 __all__ = ["EpisodeInfraError", "Limiters", "RunContext"]
 

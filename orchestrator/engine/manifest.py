@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from repozero import __version__
+from repozero.kernel import __version__
 from repozero.kernel.errors import DatasetError, UsageError
 from repozero.kernel.records import Record
 

@@ -27,7 +27,6 @@ from repozero.kernel.errors import RepoZeroError
 from repozero.kernel.log import EVENTS_FILE, configure_logging, only_run_log, run_log
 from repozero.oracle import Oracle, open_oracle
 from repozero.orchestrator.engine.actions import ACTIONS_FILE, ActionLog
-from repozero.orchestrator.engine.bus import EventBus
 from repozero.orchestrator.engine.config import Config
 from repozero.orchestrator.engine.context import EpisodeInfraError, Limiters, RunContext
 from repozero.orchestrator.engine.diskspace import disk_full_error
@@ -55,6 +54,7 @@ from repozero.orchestrator.engine.protocols import get_protocol
 from repozero.orchestrator.engine.results import EpisodeResult, ResultsStore, RunSummary, summarize
 from repozero.orchestrator.engine.runlock import RunLock, held_here
 from repozero.orchestrator.engine.spec import EpisodeKey, RunSpec, chosen_samples, plan_episodes, seeded_order
+from repozero.orchestrator.engine.tracing import EventBus
 from repozero.sandbox import SandboxBackend, open_backend
 from repozero.traces import RunFinished, RunFinishedRecord, RunStarted, TraceSink, TraceWriter, compute_reward
 

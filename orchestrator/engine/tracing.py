@@ -1,13 +1,16 @@
-"""Turning what agents did — model calls, commands, their ends — into trace events, as it happens.
+"""Turning what agents did — model calls, commands, their ends — into trace events, as it happens, and the bus
+they travel on.
 
 With orchestrator/engine/events.py (episodes, rounds, grades, Oracle answers), the only place that maps our
-working records onto the trace schema, which imports nothing of ours."""
+working records onto the trace schema, which imports nothing of ours. Every step emits a typed event onto one
+`EventBus`; sinks (the results store, the trace writer, the progress display) subscribe."""
 
 from __future__ import annotations
 
 import functools
 import random
 import time
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,11 +19,11 @@ import msgspec
 from repozero.agents.models import Message, ModelResponse, ToolSpec
 from repozero.agents.scaffolds import AgentResult
 from repozero.kernel.vocabulary import agent_termination
-from repozero.orchestrator.engine.bus import EventBus
 from repozero.traces import (
     AgentFinished,
     AgentRunRecord,
     CallTiming,
+    Event,
     ModelCall,
     ModelCalled,
     ModelCallFailed,
@@ -30,12 +33,31 @@ from repozero.traces import (
     ToolExecuted,
     ToolExecutionRecord,
     TraceMessage,
+    TraceSink,
     TraceToolCall,
     Usage,
 )
 from repozero.traces.prefix import common_prefix_len
 
-__all__ = ["EpisodeHooks", "trace_message"]
+__all__ = ["EpisodeHooks", "EventBus", "trace_message"]
+
+
+class EventBus:
+    """One stream of trace events: `emit` is synchronous and never blocks (each sink buffers and does its own
+    I/O in its own task), so an agent's step never waits on a disk."""
+
+    def __init__(self, sinks: list[TraceSink] | None = None) -> None:
+        self.sinks: list[TraceSink] = list(sinks or [])
+        self.counts: Counter[str] = Counter()
+
+    def subscribe(self, sink: TraceSink) -> None:
+        self.sinks.append(sink)
+
+    def emit(self, event: Event) -> None:
+        self.counts[type(event).__name__] += 1
+        for sink in self.sinks:
+            sink.emit(event)
+
 
 _random32 = functools.partial(random.Random().getrandbits, 32)
 """The random part of call ids (seeded from the OS once: `secrets` made a syscall per model call); a call id

@@ -14,8 +14,7 @@ from repozero.agents.models import Message, SamplingParams
 from repozero.agents.provider import ModelProvider
 from repozero.agents.templates import PROMPTS_DIR, render
 from repozero.kernel.errors import ModelError
-from repozero.orchestrator.engine.bus import EventBus
-from repozero.orchestrator.engine.tracing import EpisodeHooks
+from repozero.orchestrator.engine.tracing import EpisodeHooks, EventBus
 from repozero.orchestrator.generate.answers import AnswerError
 
 __all__ = ["PROMPTS", "Conversation", "call_seed", "prompt_versions"]

@@ -11,7 +11,7 @@ import anyio
 from repozero.agents.provider import ModelProvider
 from repozero.oracle.actor import Oracle
 from repozero.oracle.config import OracleConfig
-from repozero.orchestrator.engine.bus import EventBus
+from repozero.orchestrator.engine.tracing import EventBus
 from repozero.orchestrator.generate.calls import Conversation, call_seed
 from repozero.orchestrator.generate.oracle_stages import ApiListing
 from repozero.orchestrator.generate.records import GenerateSettings

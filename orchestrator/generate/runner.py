@@ -22,10 +22,10 @@ from repozero.kernel.log import get_logger, run_log
 from repozero.kernel.records import Record
 from repozero.oracle import open_oracle
 from repozero.oracle.actor import Oracle
-from repozero.orchestrator.engine.bus import EventBus
 from repozero.orchestrator.engine.config import Config
 from repozero.orchestrator.engine.display import DisplayMode, RunProgress, show_progress
 from repozero.orchestrator.engine.limits import AdaptiveGauge, LimiterQueue, queue_of
+from repozero.orchestrator.engine.tracing import EventBus
 from repozero.orchestrator.generate.assemble import write_generated
 from repozero.orchestrator.generate.calls import prompt_versions
 from repozero.orchestrator.generate.context import GenContext, slot_names

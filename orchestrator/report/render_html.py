@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 
-from repozero import __version__
+from repozero.kernel import __version__
 from repozero.orchestrator.report import svg
 from repozero.orchestrator.report.compute import parse_point
 from repozero.orchestrator.report.fmt import cell_detail, cell_main

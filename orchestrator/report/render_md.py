@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from repozero import __version__
+from repozero.kernel import __version__
 from repozero.orchestrator.report.fmt import cell_text, short_hash
 from repozero.orchestrator.report.model import Report, RunInfo, Table
 

@@ -6,3 +6,6 @@ taking secrets out of what is written (`redact`) and running one event loop (`ru
 imports of the layers above is what lets any of them use it without a cycle; `pyproject.toml`'s
 import-linter contracts check that.
 """
+
+__version__ = "0.1.0"
+"""The package's version (`repozero.__version__`), here so that records below the front door can stamp it."""
