@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import tarfile
 import tempfile
+import uuid
 from pathlib import Path
 
 import anyio
@@ -40,6 +41,7 @@ from repozero.integrations.inspect_verifiers_common import (
 __all__ = ["execute_bash", "finish", "repozero", "repozero_grader"]
 
 _TAR = "/tmp/.repozero-target.tar"
+_LONG_COMMAND = 64 * 1024
 
 
 @task
@@ -102,8 +104,14 @@ def execute_bash(timeout: int = 180) -> Tool:
         Returns:
             The command's output (stdout, then stderr) and its exit code.
         """
+        box = sandbox()
+        argv = ["bash", "-c", command]
+        if len(command.encode()) > _LONG_COMMAND:  # one argument may not pass 128 KiB (Linux MAX_ARG_STRLEN)
+            script = f"/tmp/.repozero-command-{uuid.uuid4().hex}.sh"
+            await box.write_file(script, command)
+            argv = ["bash", "-c", 'trap \'rm -f "$0"\' EXIT; . "$0"', script]
         try:
-            result = await sandbox().exec(["bash", "-c", command], timeout=timeout, timeout_retry=False)
+            result = await box.exec(argv, timeout=timeout, timeout_retry=False)
         except TimeoutError:
             return f"<exit_code>timeout</exit_code>\n<output>killed after {timeout} s</output>"
         return (
