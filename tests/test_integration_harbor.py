@@ -164,22 +164,32 @@ def test_harbor_loads_and_lints_the_tasks(exported: Path) -> None:
 @pytest.mark.slow
 def test_harbor_oracle_solves_and_nop_fails(exported: Path, tmp_path: Path) -> None:
     """Harbor's own run on local Docker: the gold (oracle agent) earns 1.0 on both languages, an empty
-    repository (nop agent) 0.0, as no_executable."""
+    repository (nop agent) 0.0, as no_executable; the gold plus one forbidden import earns 0.0, as cheat."""
+    tasks = tmp_path / "tasks"
+    shutil.copytree(exported, tasks)
+    cheat = tasks / "roman-cheat"
+    shutil.copytree(tasks / "roman-numerals", cheat)
+    toml = cheat / "task.toml"
+    toml.write_text(toml.read_text().replace("py2js-lite-roman-numerals", "py2js-lite-roman-cheat"))
+    entry = cheat / "solution" / "gold" / "roman_numerals.mjs"
+    entry.write_text("import 'node:child_process';\n" + entry.read_text())
     results = {}
 
-    async def one(agent: str) -> None:
-        results[agent] = await run_harbor(exported, agent, tmp_path / "jobs", job_name=agent, n_concurrent=2)
+    async def one(agent: str, where: Path) -> None:
+        trials = await run_harbor(where, agent, tmp_path / "jobs", job_name=agent, n_concurrent=2)
+        assert all(t.exception is None for t in trials), trials
+        results[agent] = {t.task.split("-lite-")[1]: t.rewards and t.rewards["reward"] for t in trials}
 
     async def both() -> None:
         async with anyio.create_task_group() as tg:
-            tg.start_soon(one, "oracle")
-            tg.start_soon(one, "nop")
+            tg.start_soon(one, "oracle", tasks)
+            tg.start_soon(one, "nop", exported)
 
     anyio.run(both)
-    for agent, reward in (("oracle", 1), ("nop", 0)):
-        trials = results[agent]
-        assert len(trials) == 2 and all(t.exception is None for t in trials), trials
-        assert [t.rewards and t.rewards["reward"] for t in trials] == [reward, reward], trials
+    assert results["oracle"] == {"roman-numerals": 1, "date-civil": 1, "roman-cheat": 0}
+    assert results["nop"] == {"roman-numerals": 0, "date-civil": 0}
+    (cheated,) = (tmp_path / "jobs" / "oracle").glob("roman-cheat__*/verifier/grade.json")
+    assert json.loads(cheated.read_text())["cheat_flags"] == ["child_process"]
     for trial in (tmp_path / "jobs" / "nop").glob("*/verifier/grade.json"):
         grade = json.loads(trial.read_text())
         assert grade["failure_category"] == "no_executable"
