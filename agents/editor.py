@@ -10,7 +10,7 @@ import posixpath
 import shlex
 from typing import Any
 
-from repozero.kernel.errors import SandboxError
+from repozero.kernel.errors import RepoZeroError, SandboxError
 from repozero.sandbox import AgentSandbox
 
 __all__ = ["EDITOR_SCHEMA", "EditorError", "run_editor"]
@@ -34,7 +34,7 @@ EDITOR_SCHEMA: dict[str, Any] = {
 _MAX_FILE = 4 << 20
 
 
-class EditorError(ValueError):
+class EditorError(RepoZeroError, ValueError):
     """A command the editor refuses; its message goes back to the model."""
 
 

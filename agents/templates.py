@@ -10,13 +10,15 @@ import functools
 import re
 from pathlib import Path
 
+from repozero.kernel.errors import RepoZeroError
+
 __all__ = ["PROMPTS_DIR", "Template", "TemplateError", "render", "template"]
 
 PROMPTS_DIR = Path(__file__).parent / "prompts"
 _PLACEHOLDER = re.compile(r"\{\{\s*(\w+)\s*\}\}")
 
 
-class TemplateError(ValueError):
+class TemplateError(RepoZeroError, ValueError):
     """A template and its variables do not match."""
 
 

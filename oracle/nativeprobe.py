@@ -23,6 +23,8 @@ import platform
 import subprocess
 import sys
 
+from repozero.kernel.errors import RepoZeroError
+
 __all__ = ["compile_argv", "fingerprint", "header_files", "link_libs"]
 
 COMPILERS = {"c": "gcc", "cpp": "g++"}
@@ -31,7 +33,7 @@ _LIB_DIRS = ("/usr/lib/", "/lib/")
 _MISSING = 3
 
 
-class ProbeError(Exception):
+class ProbeError(RepoZeroError):
     """The environment lacks what the sample asks for."""
 
 

@@ -11,7 +11,7 @@ from typing import Any
 _EXPORTS = {
     "start_run": "repozero.orchestrator.engine.run",
     "resume_run": "repozero.orchestrator.engine.run",
-    "RunSummary": "repozero.orchestrator.engine.session",
+    "RunSummary": "repozero.orchestrator.engine.results",
     "RunSpec": "repozero.orchestrator.engine.spec",
     "Session": "repozero.orchestrator.engine.session",
     "EventBus": "repozero.orchestrator.engine.tracing",

@@ -17,7 +17,7 @@ _EXPORTS = {
     "EpisodeKey": "repozero.orchestrator.engine.spec",
     "EpisodeResult": "repozero.orchestrator.engine.results",
     "RoundResult": "repozero.orchestrator.engine.results",
-    "RunSummary": "repozero.orchestrator.engine.session",
+    "RunSummary": "repozero.orchestrator.engine.results",
     "start_run": "repozero.orchestrator.engine.run",
     "resume_run": "repozero.orchestrator.engine.run",
     "Case": "repozero.datasets",
@@ -54,9 +54,9 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time `__getattr_
     from repozero.datasets import Case, Dataset, Sample, load_dataset
     from repozero.kernel.errors import RepoZeroError
     from repozero.orchestrator.engine.config import Config
-    from repozero.orchestrator.engine.results import EpisodeResult, RoundResult
+    from repozero.orchestrator.engine.results import EpisodeResult, RoundResult, RunSummary
     from repozero.orchestrator.engine.run import resume_run, start_run
-    from repozero.orchestrator.engine.session import RunSummary, Session
+    from repozero.orchestrator.engine.session import Session
     from repozero.orchestrator.engine.spec import EpisodeKey, RunSpec
 
 

@@ -15,7 +15,7 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
-from repozero.kernel.errors import SandboxError
+from repozero.kernel.errors import RepoZeroError, SandboxError
 
 __all__ = ["HostView"]
 
@@ -24,7 +24,7 @@ _MAX_HOPS = 40
 _CHUNK = 1 << 20
 
 
-class _Redirect(Exception):
+class _Redirect(RepoZeroError):
     """A symlink was met: continue from this in-sandbox path."""
 
     def __init__(self, path: str) -> None:

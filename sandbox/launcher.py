@@ -34,6 +34,7 @@ import anyio.lowlevel
 import msgspec
 from anyio.lowlevel import checkpoint_if_cancelled
 
+from repozero.kernel.errors import RepoZeroError
 from repozero.kernel.log import get_logger
 from repozero.kernel.spawn import DEVNULL, PIPE, PipedProcess, pipe_or
 from repozero.sandbox.launch import Prelude
@@ -51,7 +52,7 @@ SO_SNDBUFFORCE = getattr(socket, "SO_SNDBUFFORCE", 32)
 _decode = msgspec.json.Decoder(dict[str, Any]).decode
 
 
-class LauncherGone(Exception):
+class LauncherGone(RepoZeroError):
     """The launcher could not be reached (not started, exited, or stuck): use the exec chain."""
 
 

@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="repozero-imports-") as tmp:
         view = package_view(root, Path(tmp))
         env = {**os.environ, "PYTHONPATH": str(view)}
-        cmd = [sys.executable, "-c", _RUN, "--config", str(root / "pyproject.toml"), "--no-cache"]
+        cmd = [sys.executable, "-c", _RUN, str(root / "pyproject.toml"), "--no-cache"]
         return subprocess.run(cmd, cwd=view, env=env, check=False).returncode
 
 

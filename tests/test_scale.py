@@ -27,8 +27,8 @@ from repozero.orchestrator.engine.actions import ActionLog
 from repozero.orchestrator.engine.config import Config
 from repozero.orchestrator.engine.display import RunProgress, progress_fields, show_progress
 from repozero.orchestrator.engine.limits import LimiterQueue
+from repozero.orchestrator.engine.parts import run_sizes
 from repozero.orchestrator.engine.run import start_run
-from repozero.orchestrator.engine.session import run_sizes
 from repozero.orchestrator.engine.spec import RunSpec
 from repozero.orchestrator.report.anomalies import find_open_actions
 from repozero.traces import EpisodeFinished

@@ -9,12 +9,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from repozero.kernel.errors import RepoZeroError
+
 __all__ = ["PatchError", "apply_patch", "parse_patch"]
 
 _HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
-class PatchError(ValueError):
+class PatchError(RepoZeroError, ValueError):
     """The diff is malformed or does not apply; the message says which file and hunk."""
 
 

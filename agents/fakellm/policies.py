@@ -20,7 +20,7 @@ from repozero.agents.fakellm.generate import GeneratePolicy
 from repozero.agents.fakellm.material import SampleShelf
 from repozero.agents.fakellm.replay import ReplayBook
 from repozero.agents.fakellm.script import Variant, coder_action, effective_turns
-from repozero.kernel.errors import UsageError
+from repozero.kernel.errors import RepoZeroError, UsageError
 
 __all__ = ["POLICY_NAMES", "Policy", "PolicyError", "parse_policy"]
 
@@ -29,7 +29,7 @@ POLICY_NAMES = (
 )  # fmt: skip
 
 
-class PolicyError(Exception):
+class PolicyError(RepoZeroError):
     """The policy cannot answer this request (no header match, no recorded response); sent as HTTP 400."""
 
 

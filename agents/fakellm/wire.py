@@ -19,6 +19,7 @@ from typing import Any
 from repozero.agents.fakellm.actions import dump_args
 from repozero.agents.fakellm.chat import ChatMessage, ChatRequest, Reply, ToolCall, ToolSpec
 from repozero.agents.fakellm.tokenizer import logprobs_content
+from repozero.kernel.errors import RepoZeroError
 
 __all__ = [
     "BadRequest",
@@ -35,7 +36,7 @@ _ROLES = {"system": "system", "developer": "system", "user": "user", "assistant"
 _STOP = {"stop": "end_turn", "tool_calls": "tool_use", "length": "max_tokens"}
 
 
-class BadRequest(ValueError):
+class BadRequest(RepoZeroError, ValueError):
     """The request cannot be read; answered with HTTP 400 in the API's error shape."""
 
 

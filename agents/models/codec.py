@@ -9,6 +9,7 @@ import httpx
 from msgspec import UNSET
 
 from repozero.agents.models.records import Choice, Message, SamplingParams, ToolSpec, Usage
+from repozero.kernel.errors import RepoZeroError
 from repozero.kernel.records import Record
 
 __all__ = [
@@ -26,11 +27,11 @@ __all__ = [
 USER_AGENT = "repozero-model-client/1"
 
 
-class BadResponse(Exception):
+class BadResponse(RepoZeroError):
     """A 2xx response we cannot read (not JSON, no choices): retried like a server error."""
 
 
-class StreamBroken(Exception):
+class StreamBroken(RepoZeroError):
     """A stream that did not end as its API ends one: cut, stalled, or an error event mid-way.
 
     An infrastructure fault, retried like a dropped connection (`connection`), a read timeout

@@ -11,6 +11,7 @@ import anyio
 from repozero.agents.provider import ModelProvider
 from repozero.agents.scaffolds import AgentLimits
 from repozero.datasets import Dataset
+from repozero.kernel.errors import RepoZeroError
 from repozero.oracle import Oracle
 from repozero.oracle.grading import GradingPolicy
 from repozero.orchestrator.engine.limits import Gauge, LimiterQueue, new_limiter, queue_of
@@ -22,7 +23,7 @@ from repozero.orchestrator.engine.tracing import EventBus
 __all__ = ["EpisodeInfraError", "Limiters", "RunContext"]
 
 
-class EpisodeInfraError(Exception):
+class EpisodeInfraError(RepoZeroError):
     """The episode could not go on for reasons of infrastructure (endpoint, sandbox, Oracle): retried."""
 
 

@@ -42,7 +42,6 @@ from repozero.traces import (
     VisibleCaseResult,
     VisibleCasesGraded,
     VisibleGradeRecord,
-    compute_reward,
 )
 
 __all__ = [
@@ -171,10 +170,15 @@ _STATUS: dict[str, EpisodeStatus] = {"infra_error": "error", "solved": "solved",
 
 
 def episode_finished_event(
-    tag: EpisodeTag, result: EpisodeResult, rewards: Rewards, started: float, status: str = "finished"
+    tag: EpisodeTag,
+    result: EpisodeResult,
+    rewards: Rewards,
+    reward: float,
+    started: float,
+    status: str = "finished",
 ) -> EpisodeScored:
     """The episode's trace record, and its result for the store (`status`: finished, infra_failed or
-    truncated)."""
+    truncated). `reward` is `REWARD_FORMULA` over `rewards`, computed once by the caller."""
     reason = result.termination
     t = result.timings
     return EpisodeScored(
@@ -195,7 +199,7 @@ def episode_finished_event(
             failure_category=cast("FailureCategory | None", result.failure_category),
             cheat_flags=result.cheat_flags,  # type: ignore[arg-type]
             rewards=rewards,
-            reward=compute_reward(REWARD_FORMULA, rewards),
+            reward=reward,
             reward_formula=REWARD_FORMULA,
             usage=Usage(
                 prompt_tokens=result.tokens_in, completion_tokens=result.tokens_out, cost_usd=result.cost

@@ -6,14 +6,14 @@ from __future__ import annotations
 import secrets
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import structlog
 
 from repozero.agents.fakellm import fake_policy
 from repozero.agents.provider import ModelProvider
 from repozero.agents.scaffolds import AgentLimits
-from repozero.datasets import Dataset
+from repozero.datasets import Dataset, load_dataset
 from repozero.kernel.errors import SandboxError
 from repozero.oracle.evaluate import toolchain_for
 from repozero.orchestrator.engine.actions import ActionLog
@@ -22,7 +22,7 @@ from repozero.orchestrator.engine.context import Limiters, RunContext
 from repozero.orchestrator.engine.limits import AdaptiveGauge, limiter_sizes
 from repozero.orchestrator.engine.manifest import MANIFEST_NAME, RunManifest, new_manifest, read_manifest
 from repozero.orchestrator.engine.observe import ObservedBackend
-from repozero.orchestrator.engine.protocols import Protocol
+from repozero.orchestrator.engine.protocols import Protocol, get_protocol
 from repozero.orchestrator.engine.science import cell_key, science
 from repozero.orchestrator.engine.spec import (
     EpisodeKey,
@@ -34,7 +34,9 @@ from repozero.orchestrator.engine.spec import (
 from repozero.sandbox import SandboxSpec
 
 __all__ = [
+    "Prepared",
     "fake_settings",
+    "prepare",
     "prepare_backend",
     "prewarm",
     "run_context",
@@ -81,6 +83,27 @@ def run_limiters(sizes: dict[str, int], backend: ObservedBackend, provider: Mode
     )
     limiters.watched.update(backend.gauges())  # type: ignore[arg-type]  # each is a Gauge (borrowed/total)
     return limiters
+
+
+class Prepared(NamedTuple):
+    """What a run is opened from, worked out once per run (`start_run` prepares it and hands it to
+    `Session.open`; a session opened on its own prepares it there)."""
+
+    dataset: Dataset
+    protocol: Protocol
+    resolved: Config
+    """The config with the spec's model as an ordinary endpoint (`model_endpoint`)."""
+    endpoint: str
+    sizes: dict[str, int]
+    """Every limiter's size."""
+
+
+def prepare(config: Config, spec: RunSpec) -> Prepared:
+    """The spec checked, its dataset loaded, its protocol found, the run sized."""
+    spec.check()
+    dataset = load_dataset(spec.dataset)
+    resolved, endpoint, sizes = run_sizes(config, spec)
+    return Prepared(dataset, get_protocol(spec.protocol), resolved, endpoint, sizes)
 
 
 def run_sizes(config: Config, spec: RunSpec) -> tuple[Config, str, dict[str, int]]:

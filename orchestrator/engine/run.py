@@ -25,15 +25,16 @@ from repozero.orchestrator.engine.config import Config
 from repozero.orchestrator.engine.diskspace import Reserve, disk_full_error, stops_on_full_disk
 from repozero.orchestrator.engine.display import DisplayMode, RunProgress, show_progress
 from repozero.orchestrator.engine.manifest import new_manifest, read_manifest, write_manifest
+from repozero.orchestrator.engine.parts import Prepared, prepare, run_sizes
 from repozero.orchestrator.engine.protocols import get_protocol
-from repozero.orchestrator.engine.results import ResultsStore, check_store
+from repozero.orchestrator.engine.results import ResultsStore, RunSummary, check_store, summarize
 from repozero.orchestrator.engine.runlock import LOCK_NAME, RunLock
-from repozero.orchestrator.engine.session import RunSummary, Session, run_sizes, summarize
+from repozero.orchestrator.engine.session import Session
 from repozero.orchestrator.engine.spec import EpisodeKey, RunSpec, check_gold_for, plan_episodes, run_dir_for
 from repozero.sandbox import SandboxBackend
 from repozero.traces import TraceReader, TraceSink
 
-__all__ = ["Executor", "RunSummary", "resume_run", "start_run"]
+__all__ = ["Executor", "resume_run", "start_run"]
 
 log = structlog.get_logger()
 
@@ -64,13 +65,11 @@ def start_run(
 
     `display` shows progress on stderr (docs/scale.md); `sinks` also subscribe to the run's event bus.
     """
-    spec.check()
-    dataset = load_dataset(spec.dataset)
-    protocol = get_protocol(spec.protocol)
+    prepared = prepare(config, spec)
+    dataset, protocol, sizes = prepared.dataset, prepared.protocol, prepared.sizes
     keys = plan_episodes(dataset, spec.samples, spec.attempts, spec.split)
     check_gold_for(spec.model, dataset, keys)
     run_dir = run_dir_for(spec, config.run.out)
-    sizes = run_sizes(config, spec)[2]
     fresh = not run_dir.exists()
     with stops_on_full_disk(run_dir), RunLock(run_dir, flag="--out", create=True, lend=True):
         # the lock before the manifest: a live run there is named, not clobbered
@@ -89,7 +88,7 @@ def start_run(
                 run_dir.rmdir()
             raise
         write_manifest(run_dir, manifest)
-        return _execute(config, spec, run_dir, keys, display, sinks, executor)
+        return _execute(config, spec, run_dir, keys, display, sinks, executor, prepared)
 
 
 def resume_run(
@@ -197,6 +196,7 @@ def _execute(
     display: DisplayMode,
     sinks: Sequence[TraceSink],
     executor: Executor | None = None,
+    prepared: Prepared | None = None,
 ) -> RunSummary:
     from repozero.kernel.runtime import run_async
 
@@ -205,7 +205,7 @@ def _execute(
         reserve.hold()
         if executor is not None:
             return executor.run(config, spec, run_dir, keys, display, sinks)
-        return run_async(_run_all, config, spec, run_dir, keys, display, sinks, reserve)
+        return run_async(_run_all, config, spec, run_dir, keys, display, sinks, reserve, prepared)
     finally:
         reserve.release()
 
@@ -218,10 +218,11 @@ async def _run_all(
     display: DisplayMode,
     sinks: Sequence[TraceSink],
     reserve: Reserve,
+    prepared: Prepared | None,
 ) -> RunSummary:
     session: Session | None = None
     try:
-        async with Session.open(config, spec, run_dir=run_dir, sinks=sinks) as session:
+        async with Session.open(config, spec, run_dir=run_dir, sinks=sinks, prepared=prepared) as session:
             done = session.store.finished_ids()
             log.info(
                 "run_started",

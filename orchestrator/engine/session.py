@@ -22,7 +22,7 @@ import msgspec
 import structlog
 
 from repozero.agents.provider import ModelProvider, open_provider
-from repozero.datasets import Dataset, load_dataset
+from repozero.datasets import Dataset
 from repozero.kernel.errors import RepoZeroError
 from repozero.kernel.log import EVENTS_FILE, configure_logging, only_run_log, run_log
 from repozero.oracle import Oracle, open_oracle
@@ -42,15 +42,15 @@ from repozero.orchestrator.engine.limits import effective_config
 from repozero.orchestrator.engine.manifest import MANIFEST_NAME, run_record, write_manifest
 from repozero.orchestrator.engine.observe import ObservedBackend, ObservedOracle, ObservedProvider
 from repozero.orchestrator.engine.parts import (
+    Prepared,
     fake_settings,
+    prepare,
     prepare_backend,
     prewarm,
     run_context,
     run_limiters,
-    run_sizes,
     session_manifest,
 )
-from repozero.orchestrator.engine.protocols import get_protocol
 from repozero.orchestrator.engine.results import EpisodeResult, ResultsStore, RunSummary, summarize
 from repozero.orchestrator.engine.runlock import RunLock, held_here
 from repozero.orchestrator.engine.spec import EpisodeKey, RunSpec, chosen_samples, plan_episodes, seeded_order
@@ -58,7 +58,7 @@ from repozero.orchestrator.engine.tracing import EventBus
 from repozero.sandbox import SandboxBackend, open_backend
 from repozero.traces import RunFinished, RunFinishedRecord, RunStarted, TraceSink, TraceWriter, compute_reward
 
-__all__ = ["RunSummary", "Session", "fake_settings", "run_sizes", "summarize"]
+__all__ = ["Session"]
 
 log = structlog.get_logger()
 
@@ -97,6 +97,7 @@ class Session:
         oracle: Oracle | None = None,
         limiters: Limiters | None = None,
         backend: SandboxBackend | None = None,
+        prepared: Prepared | None = None,
     ) -> AsyncIterator[Session]:
         """Open every part of a run in the caller's event loop; close them all on exit.
 
@@ -106,14 +107,11 @@ class Session:
         a second session or run on the directory is refused (UsageError naming the owner). `sinks` also
         receive every event. `provider`, `oracle`, `limiters`, `backend`: parts already open that several
         sessions share (a sweep's cells on one endpoint share its connection limiter, cells with the same
-        sandbox settings one backend); the caller closes them.
+        sandbox settings one backend); the caller closes them. `prepared`: the run as `start_run` prepared it.
         """
         if not structlog.is_configured():  # unconfigured structlog prints debug lines: a library stays quiet
             configure_logging(level="warning")
-        spec.check()
-        dataset = load_dataset(spec.dataset)
-        protocol = get_protocol(spec.protocol)
-        resolved, endpoint, sizes = run_sizes(config, spec)
+        dataset, protocol, resolved, endpoint, sizes = prepared or prepare(config, spec)
         manifest = session_manifest(config, spec, dataset, protocol, run_dir, sizes)
         if run_dir is not None:
             await anyio.Path(run_dir).mkdir(parents=True, exist_ok=True)
@@ -330,12 +328,23 @@ async def _try_episode(ctx: RunContext, key: EpisodeKey, try_no: int) -> Episode
             else:  # an unexpected bug is still infrastructure, not the model's failure
                 log.exception("episode_crashed", try_no=try_no)
             return _infra_result(ctx, key, error)
-    rewards = episode_rewards(result, episode.rounds)
-    result = msgspec.structs.replace(
-        result, rounds=episode.rounds, reward=compute_reward(REWARD_FORMULA, rewards)
-    )
-    ctx.bus.emit(episode_finished_event(tag, result, rewards, started))  # the store commits it first
+    result = _record(ctx, msgspec.structs.replace(result, rounds=episode.rounds), started)
     log.info("episode_finished", episode_id=eid, passed=result.passed, rounds=result.rounds_used)
+    return result
+
+
+def _record(
+    ctx: RunContext, result: EpisodeResult, started: float, status: str = "finished"
+) -> EpisodeResult:
+    """The episode's rewards and its reward, computed once, into its trace record and (when it finished) its
+    result; the event goes on the bus, whose results store commits it first. An infrastructure failure or a
+    truncated episode keeps its result's reward masked (None)."""
+    rewards = episode_rewards(result, result.rounds)
+    reward = compute_reward(REWARD_FORMULA, rewards)
+    if status == "finished":
+        result = msgspec.structs.replace(result, reward=reward)
+    tag = EpisodeTag(run_id=ctx.run_id, model=ctx.model_name, protocol=ctx.protocol.name)
+    ctx.bus.emit(episode_finished_event(tag, result, rewards, reward, started, status))
     return result
 
 
@@ -362,21 +371,13 @@ def _infra_result(ctx: RunContext, key: EpisodeKey, error: str) -> EpisodeResult
 
 def _infra_failed(ctx: RunContext, key: EpisodeKey, error: str) -> EpisodeResult:
     """Every try failed for infrastructure reasons: recorded once, apart, never scored."""
-    result = _infra_result(ctx, key, error)
-    tag = EpisodeTag(run_id=ctx.run_id, model=ctx.model_name, protocol=ctx.protocol.name)
-    ctx.bus.emit(
-        episode_finished_event(tag, result, episode_rewards(result, []), time.time(), status="infra_failed")
-    )
-    return result
+    return _record(ctx, _infra_result(ctx, key, error), time.time(), status="infra_failed")
 
 
 def _truncated(ctx: RunContext, key: EpisodeKey) -> EpisodeResult:
     """Cut at its deadline: recorded once, `truncated`, its reward masked (neither scored nor infra)."""
     result = msgspec.structs.replace(_infra_result(ctx, key, ""), infra_error=False, exit_status="truncated")
-    tag = EpisodeTag(run_id=ctx.run_id, model=ctx.model_name, protocol=ctx.protocol.name)
-    ctx.bus.emit(
-        episode_finished_event(tag, result, episode_rewards(result, []), time.time(), status="truncated")
-    )
+    result = _record(ctx, result, time.time(), status="truncated")
     log.info("episode_truncated", episode_id=key.episode_id)
     return result
 

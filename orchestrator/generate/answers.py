@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from repozero.datasets import Interface, Vote
+from repozero.kernel.errors import RepoZeroError
 from repozero.orchestrator.generate.records import CATEGORIES, DIFFICULTIES, CaseDraft, Draft
 
 __all__ = ["AnswerError", "parse_ballot", "parse_cases", "parse_draft"]
@@ -21,7 +22,7 @@ _FENCE = re.compile(r"^(`{3,})([\w.+-]*)[ \t]*\n(.*?)^\1[ \t]*$", re.MULTILINE |
 """A fenced block: three or more backticks, closed by the same run (so a spec may hold ``` fences)."""
 
 
-class AnswerError(ValueError):
+class AnswerError(RepoZeroError, ValueError):
     """The answer is not in the documented format; the message says what is missing."""
 
 

@@ -19,7 +19,7 @@ from ray._private.services import canonicalize_bootstrap_address  # what ray.ini
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 from repozero.kernel.errors import UsageError
-from repozero.orchestrator.engine.session import run_sizes
+from repozero.orchestrator.engine.parts import run_sizes
 from repozero.orchestrator.ray_executor.coordinator import Runner
 from repozero.orchestrator.ray_executor.node import NodeRunner
 from repozero.orchestrator.ray_executor.secret_env import env_referenced

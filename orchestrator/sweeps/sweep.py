@@ -35,10 +35,11 @@ from repozero.orchestrator.engine.config import Config
 from repozero.orchestrator.engine.context import Limiters
 from repozero.orchestrator.engine.display import DisplayMode
 from repozero.orchestrator.engine.manifest import MANIFEST_NAME, new_manifest, read_manifest, write_manifest
+from repozero.orchestrator.engine.parts import run_sizes
 from repozero.orchestrator.engine.protocols import get_protocol
 from repozero.orchestrator.engine.results import ResultsStore
 from repozero.orchestrator.engine.runlock import RunLock
-from repozero.orchestrator.engine.session import Session, run_sizes
+from repozero.orchestrator.engine.session import Session
 from repozero.orchestrator.engine.spec import EpisodeKey, seeded_order, select_split
 from repozero.orchestrator.sweeps.pool import POOL_FILE, grade_pool
 from repozero.orchestrator.sweeps.sweep_parts import (

@@ -15,7 +15,7 @@ from repozero.oracle import Oracle, open_oracle
 from repozero.orchestrator.engine.config import model_endpoint
 from repozero.orchestrator.engine.context import Limiters
 from repozero.orchestrator.engine.limits import AdaptiveGauge, effective_config
-from repozero.orchestrator.engine.session import fake_settings, run_sizes
+from repozero.orchestrator.engine.parts import fake_settings, run_sizes
 from repozero.orchestrator.sweeps.sweep_plan import Cell
 from repozero.sandbox import SandboxBackend, open_backend
 

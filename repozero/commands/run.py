@@ -14,7 +14,8 @@ from repozero.kernel.errors import UsageError
 from repozero.kernel.log import terminal_panel
 from repozero.orchestrator.engine.display import resolve_mode
 from repozero.orchestrator.engine.protocols import PROTOCOLS
-from repozero.orchestrator.engine.run import RunSummary, resume_run, start_run
+from repozero.orchestrator.engine.results import RunSummary
+from repozero.orchestrator.engine.run import resume_run, start_run
 from repozero.orchestrator.engine.spec import RunSpec
 
 

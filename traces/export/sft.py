@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from repozero.kernel.errors import RepoZeroError
+
 from ..blobs import BlobStore
 from ..messages import TraceMessage
 from .source import RunSource
@@ -18,7 +20,7 @@ from .trajectories import Trajectory, extends_messages, segments
 __all__ = ["InvalidToolArguments", "openai_tools", "sft_rows"]
 
 
-class InvalidToolArguments(ValueError):
+class InvalidToolArguments(RepoZeroError, ValueError):
     """A tool call's arguments are not a JSON object (the row cannot hold them as one)."""
 
 
