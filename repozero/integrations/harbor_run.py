@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import subprocess
+from datetime import datetime
 from pathlib import Path
 
 import anyio
@@ -136,8 +137,6 @@ def read_trials(job_dir: Path) -> list[Trial]:
 
 
 def _seconds(start: str | None, end: str | None) -> float:
-    from datetime import datetime
-
     if not start or not end:
         return 0.0
     return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
