@@ -30,7 +30,7 @@ from pathlib import Path
 import msgspec
 
 from repozero.datasets import load_dataset
-from repozero.datasets.store import write_sample
+from repozero.datasets.disk import write_sample
 from repozero.traces import TraceReader
 
 FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "fakellm"
@@ -98,7 +98,7 @@ def soak(args: argparse.Namespace, work: Path) -> None:
     finally:
         stop(chaos.server)
     print(f"runs: {n}   server restarts: {chaos.restarts}   sandbox: {args.sandbox}")
-    for key in ("planned", "finished", "infra_failed", "episode_retries", "model_retries", "resumes", "lost"):
+    for key in ("planned", "finished", "infra_error", "episode_retries", "model_retries", "resumes", "lost"):
         print(f"{key}: {totals[key]}")
     print(f"rss_growth_mb: {chaos.rss_growth:.1f}")
     print(f"soak_lost_episodes: {totals['lost']}")
@@ -146,7 +146,7 @@ def tally(run_dir: Path, log: Path, out: Path, code: int | None) -> Counter[str]
         rows = con.execute("SELECT episode_id, status FROM episodes").fetchall()
     finally:
         con.close()
-    ended = {e: s for e, s in rows if s in ("finished", "infra_failed")}
+    ended = {e: s for e, s in rows if s in ("finished", "infra_error")}
     traced = Counter(e.episode_id for e in TraceReader(run_dir / "traces").finished_episodes())
     once = {e for e in planned if e in ended and traced.get(e) == 1}
     summary = json.loads(out.read_text() or "{}") if code == 0 else {}
@@ -154,7 +154,7 @@ def tally(run_dir: Path, log: Path, out: Path, code: int | None) -> Counter[str]
     return Counter(
         planned=len(planned),
         finished=sum(s == "finished" for s in ended.values()),
-        infra_failed=sum(s == "infra_failed" for s in ended.values()),
+        infra_error=sum(s == "infra_error" for s in ended.values()),
         episode_retries=text.count("episode_infra_failure") + text.count("episode_crashed"),
         model_retries=int(summary.get("model_retries", 0)),
         lost=len(planned - once),

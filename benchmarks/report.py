@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from repozero.orchestrator.report import build_report, load_run
-from repozero.orchestrator.report.stats import Unit, bootstrap
+from repozero.orchestrator.report.estimates import Unit, bootstrap
 from repozero.orchestrator.report.synthetic import random_episodes, write_run
 
 

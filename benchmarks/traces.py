@@ -40,7 +40,7 @@ from repozero.traces import (
     TraceWriter,
 )
 from repozero.traces.export import ExportOptions, RunSource, export_runs, trajectories
-from repozero.traces.export.tables import STEP_COLUMNS
+from repozero.traces.export.parquet_tables import STEP_COLUMNS
 from repozero.traces.export.trajectories import new_messages
 from repozero.traces.synthetic import episode_events
 
@@ -175,7 +175,7 @@ def naive_write(trajs: list[Any], out: Path) -> int:
 def columnar_write(trajs: list[Any], blobs: Any, out: Path) -> int:
     """The export's own writer (column buffers, Arrow row groups) on the same trajectories."""
     from repozero.traces.export.output import ParquetFile
-    from repozero.traces.export.tables import step_rows
+    from repozero.traces.export.parquet_tables import step_rows
 
     parquet = ParquetFile(out, STEP_COLUMNS)
     rows = sum(

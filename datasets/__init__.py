@@ -5,6 +5,14 @@ if __name__ != "repozero.datasets":  # imported as top-level `datasets` because 
 
     unshadow(__name__, __file__)  # raises ModuleNotFoundError, or puts the real package in sys.modules
 
+from repozero.datasets.disk import (
+    Dataset,
+    builtin_root,
+    load_dataset,
+    resolve_dataset_path,
+    write_dataset_info,
+    write_sample,
+)
 from repozero.datasets.hashing import content_hash, sample_hash
 from repozero.datasets.importer import import_repozero
 from repozero.datasets.models import (
@@ -21,14 +29,6 @@ from repozero.datasets.models import (
     Target,
     TestProgram,
     Vote,
-)
-from repozero.datasets.store import (
-    Dataset,
-    builtin_root,
-    load_dataset,
-    resolve_dataset_path,
-    write_dataset_info,
-    write_sample,
 )
 
 __all__ = [

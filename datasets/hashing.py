@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from repozero.datasets.store import Dataset
+from repozero.datasets.disk import Dataset
 from repozero.kernel.records import json_encoder
 
 __all__ = ["content_hash", "sample_hash"]

@@ -16,9 +16,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from repozero.datasets.disk import staged_folder, write_atomic, write_dataset_info, write_sample
 from repozero.datasets.importer import DIFFICULTY_RULE, difficulty_for_index, read_case_lines, value_to_arg
 from repozero.datasets.models import Case, DatasetInfo, Interface, Sample, Source, Target, TestProgram
-from repozero.datasets.store import staged_folder, write_atomic, write_dataset_info, write_sample
 from repozero.kernel.errors import DatasetError
 
 __all__ = ["import_c2rust"]

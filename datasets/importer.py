@@ -14,6 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from repozero.datasets.disk import staged_folder, write_atomic, write_dataset_info, write_sample
 from repozero.datasets.models import (
     Argument,
     Case,
@@ -24,7 +25,6 @@ from repozero.datasets.models import (
     Target,
     TestProgram,
 )
-from repozero.datasets.store import staged_folder, write_atomic, write_dataset_info, write_sample
 from repozero.kernel.errors import DatasetError
 from repozero.kernel.textio import read_source, read_text
 

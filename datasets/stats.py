@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from itertools import combinations
 
+from repozero.datasets.disk import Dataset
 from repozero.datasets.models import Generation, Sample
-from repozero.datasets.store import Dataset
 from repozero.kernel.records import Record
 
 __all__ = ["DatasetStats", "LibraryStats", "Spread", "dataset_stats"]

@@ -2,7 +2,6 @@
 
 from repozero.oracle.actor import Oracle, OracleService, OracleStats, open_oracle
 from repozero.oracle.build import BuildReport, SampleBuild, build_dataset, build_sample
-from repozero.oracle.cache import ResultCache, cache_key
 from repozero.oracle.compare import byte_diff, diagnose, paper_compat_equal, strict_equal
 from repozero.oracle.config import OracleConfig, cache_root
 from repozero.oracle.contract import CONTRACT_VERSION, FIXED_ENV, case_env, exit_status
@@ -28,6 +27,7 @@ from repozero.oracle.source_env import (
     SourceEnvironment,
 )
 from repozero.oracle.validate import ValidationReport, validate_dataset
+from repozero.oracle.verdict_cache import ResultCache, cache_key
 
 __all__ = [
     "CONTRACT_VERSION",

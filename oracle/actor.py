@@ -21,7 +21,6 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 
 from repozero.kernel.errors import OracleError, SandboxError
 from repozero.kernel.log import get_logger
-from repozero.oracle.cache import ResultCache, cache_key
 from repozero.oracle.config import OracleConfig, cache_root
 from repozero.oracle.docker_env import DockerVenvProvider
 from repozero.oracle.filter import FilterItem, run_filter
@@ -32,6 +31,7 @@ from repozero.oracle.records import CaseInput, EnvSpec, Fingerprint, GroundTruth
 from repozero.oracle.sandboxed_env import SandboxedVenvProvider
 from repozero.oracle.server import Batch, ServerPool
 from repozero.oracle.source_env import EnvironmentProvider, LocalVenvProvider, SourceEnvironment
+from repozero.oracle.verdict_cache import ResultCache, cache_key
 from repozero.sandbox.backends import create_backend
 from repozero.sandbox.config import SandboxConfig
 

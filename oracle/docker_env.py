@@ -20,9 +20,9 @@ import anyio
 
 from repozero.kernel.errors import OracleError, SandboxError
 from repozero.kernel.log import get_logger
-from repozero.oracle.caches import touch_used
 from repozero.oracle.contract import case_env
 from repozero.oracle.docker_native_env import DockerNativeEnvironment
+from repozero.oracle.pruning import touch_used
 from repozero.oracle.records import EnvSpec, Fingerprint, ProgramRef
 from repozero.oracle.sandboxed_env import SandboxHolder
 from repozero.oracle.source_env import ENVPROBE, FORKSERVER, SourceEnvironment

@@ -21,9 +21,9 @@ import anyio
 
 from repozero.kernel.errors import OracleError, SandboxError
 from repozero.kernel.log import get_logger
-from repozero.oracle.caches import touch_used
 from repozero.oracle.contract import case_env
 from repozero.oracle.native_env import EXECSERVER, NATIVEPROBE, NativeSandboxes, build_key, child_env, perturb
+from repozero.oracle.pruning import touch_used
 from repozero.oracle.records import EnvSpec, Fingerprint, ProgramRef
 from repozero.oracle.source_env import FORKSERVER
 from repozero.sandbox import ProcessSandbox, SandboxProcess, SandboxSpec

@@ -26,9 +26,9 @@ import anyio
 
 from repozero.kernel.errors import OracleError, SandboxError
 from repozero.kernel.log import get_logger
-from repozero.oracle.caches import touch_used
 from repozero.oracle.contract import case_env
-from repozero.oracle.process import LocalProcess
+from repozero.oracle.host_process import HostProcess
+from repozero.oracle.pruning import touch_used
 from repozero.oracle.records import EnvSpec, Fingerprint, ProgramRef
 from repozero.oracle.source_env import FORKSERVER, find_faketime
 from repozero.sandbox import ProcessSandbox, SandboxProcess, SandboxSpec
@@ -168,7 +168,7 @@ class LocalNativeEnvironment:
         except OSError as exc:
             shutil.rmtree(scratch, ignore_errors=True)
             raise OracleError(f"cannot start the exec server: {exc}") from None
-        return LocalProcess(process, on_close=lambda: shutil.rmtree(scratch, ignore_errors=True))
+        return HostProcess(process, on_close=lambda: shutil.rmtree(scratch, ignore_errors=True))
 
 
 class NativeSandboxes(Protocol):

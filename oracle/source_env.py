@@ -24,9 +24,9 @@ import anyio
 
 from repozero.kernel.errors import DatasetError, OracleError
 from repozero.kernel.log import get_logger
-from repozero.oracle.caches import touch_used
 from repozero.oracle.contract import case_env
-from repozero.oracle.process import LocalProcess
+from repozero.oracle.host_process import HostProcess
+from repozero.oracle.pruning import touch_used
 from repozero.oracle.records import EnvSpec, Fingerprint, ProgramRef
 from repozero.sandbox import SandboxProcess, leases
 
@@ -192,7 +192,7 @@ class LocalVenvEnvironment:
         except OSError as exc:
             shutil.rmtree(scratch, ignore_errors=True)
             raise OracleError(f"{self.python}: cannot start the fork server: {exc}") from None
-        return LocalProcess(process, on_close=lambda: shutil.rmtree(scratch, ignore_errors=True))
+        return HostProcess(process, on_close=lambda: shutil.rmtree(scratch, ignore_errors=True))
 
     def faketime_env(self, clock_shift: str) -> dict[str, str]:
         lib = find_faketime(self.faketime_lib)

@@ -26,9 +26,9 @@ import msgspec
 from repozero.datasets import Sample
 from repozero.kernel.log import get_logger
 from repozero.kernel.records import Record
-from repozero.oracle.caches import touch_used
 from repozero.oracle.config import OracleConfig, cache_root
 from repozero.oracle.grading import GradingPolicy
+from repozero.oracle.pruning import touch_used
 from repozero.sandbox import GradingSandbox
 from repozero.sandbox.toolchains import build_command, rust_version
 

@@ -42,7 +42,7 @@ class SandboxConfig(Record, kw_only=True):
     mount table, where every open sandbox slows every bwrap start (when the host allows it)."""
     local_launcher: bool = True
     """Sandbox processes and tmpfs namespaces made by a small launcher process of our own
-    (sandbox/launcher.py) instead of an exec chain (`sh` → `prlimit` → `nsenter` → bwrap) started from the
+    (sandbox/launcher_client.py) instead of an exec chain (`sh` → `prlimit` → `nsenter` → bwrap) started from the
     orchestrator: the event loop only sends a request. Where namespaces work (bubblewrap)."""
     local_uid_base: int = 600_000_000
     """First host uid of the range the local backend draws a fresh uid from per sandbox (when root)."""

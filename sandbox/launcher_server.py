@@ -1,5 +1,5 @@
 """The sandbox launcher's own process: it forks the local sandboxes' processes and makes their tmpfs
-namespaces, so that the orchestrator's event loop only sends a request (sandbox/launcher.py says why).
+namespaces, so that the orchestrator's event loop only sends a request (sandbox/launcher_client.py says why).
 
 Run by path with the standard library only (`python -I -S launcher_server.py FD`), never imported: it
 starts in ~20 ms and stays small, so its fork() is cheap. FD is its end of a SOCK_SEQPACKET socketpair.

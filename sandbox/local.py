@@ -28,9 +28,9 @@ from repozero.sandbox.base import (
     SandboxSpec,
 )
 from repozero.sandbox.config import SandboxConfig
+from repozero.sandbox.exec_chain import IN_WORK, base_env, launch_argv, launch_plan
 from repozero.sandbox.isolation import Isolation, detect_isolation
-from repozero.sandbox.launch import IN_WORK, base_env, launch_argv, launch_plan
-from repozero.sandbox.launcher import LauncherGone, launcher
+from repozero.sandbox.launcher_client import LauncherGone, launcher
 from repozero.sandbox.preload import preload_programs
 from repozero.sandbox.process import LocalProcess, collect, deadline_after, kill_namespace_strays
 from repozero.sandbox.shell import ShellSession

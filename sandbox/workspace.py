@@ -19,10 +19,10 @@ from repozero.kernel.log import get_logger
 from repozero.sandbox.base import SandboxSpec
 from repozero.sandbox.cgroups import SandboxCgroups
 from repozero.sandbox.config import SandboxConfig
+from repozero.sandbox.exec_chain import Layout, sandbox_dirs
 from repozero.sandbox.hostfs import HostView
 from repozero.sandbox.isolation import Isolation
-from repozero.sandbox.launch import Layout, sandbox_dirs
-from repozero.sandbox.launcher import LauncherGone, launcher
+from repozero.sandbox.launcher_client import LauncherGone, launcher
 from repozero.sandbox.mounts import mount_tmpfs, unmount
 from repozero.sandbox.owner import my_start_time, owner_alive
 from repozero.sandbox.private_tmpfs import PrivateTmpfs
@@ -122,7 +122,7 @@ class Workspace:
 
 def _view_mounts(iso: Isolation, layout: Layout, root: Path, host: Path) -> dict[str, Path]:
     """In-sandbox dir → where the host reaches it (`root` seen as `host`)."""
-    from repozero.sandbox.launch import IN_HOME, IN_TMP, IN_WORK
+    from repozero.sandbox.exec_chain import IN_HOME, IN_TMP, IN_WORK
 
     dirs = (layout.work, layout.tmp, layout.home)
     prefix, reach = str(root) + "/", str(host) + "/"
@@ -205,7 +205,7 @@ async def _mount_tmpfs(root: Path, size_mb: int) -> None:
 
 async def _private_tmpfs(root: Path, size_mb: int, *, launched: bool) -> PrivateTmpfs:
     """The sandbox's tmpfs at `root` in a namespace of its own (the host's `root` stays an empty dir): made
-    by the launcher (sandbox/launcher.py) when `launched`, else on a thread of this process."""
+    by the launcher (sandbox/launcher_client.py) when `launched`, else on a thread of this process."""
     options = f"size={size_mb}m,nr_inodes=100k,mode=0711"
     try:
         starter = launcher() if launched else None

@@ -19,7 +19,7 @@ from repozero.agents.tester import InputProposer
 from repozero.agents.validation import validate_proposals
 from repozero.config_file import load_config
 from repozero.datasets import Case, load_dataset
-from repozero.datasets.store import write_sample
+from repozero.datasets.disk import write_sample
 from repozero.kernel.errors import ModelError
 from repozero.oracle.grading import GradingPolicy
 from repozero.orchestrator.engine.single import run_coder_once
@@ -150,7 +150,7 @@ async def test_exit_context_limit_format_errors_model_error(scripted: Any) -> No
     fmt, model = await _run_bash(
         scripted, [scripted.reply("no block here")], AgentLimits(max_format_errors=2)
     )
-    assert fmt.exit_status == "format_errors" and fmt.steps == 3
+    assert fmt.exit_status == "format_error" and fmt.steps == 3
     assert "exactly one fenced ```bash block (found 0)" in model.requests[1][-1].content
     two, model = await _run_bash(
         scripted,
@@ -209,7 +209,7 @@ async def test_tools_scaffold_format_errors(scripted: Any) -> None:
         conv = Conversation("t")
         conv.add("user", "task")
         result = await ToolsAgent(model, box, AgentLimits(max_format_errors=1)).run(conv)
-    assert result.exit_status == "format_errors"
+    assert result.exit_status == "format_error"
 
 
 def test_canary_in_hidden_case_never_in_prompts(tmp_path: Path) -> None:

@@ -22,8 +22,8 @@ from structlog.testing import capture_logs
 from repozero.kernel.errors import OracleError, SandboxError
 from repozero.oracle import EnvSpec, GroundTruthRequest, OracleConfig, program_ref
 from repozero.oracle.actor import OracleService
-from repozero.oracle.cache import ResultCache
 from repozero.oracle.docker_env import DockerVenvProvider
+from repozero.oracle.verdict_cache import ResultCache
 from repozero.sandbox import CaseInput, SandboxSpec, docker_container
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.docker import DockerBackend

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from repozero.agents.fakellm.actions import write_command
+from repozero.agents.fakellm.agent_actions import write_command
 from repozero.agents.fakellm.patch import PatchError, apply_patch
 from repozero.agents.fakellm.script import replacements
 

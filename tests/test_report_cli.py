@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from repozero.cli import main
+from repozero.orchestrator.report.estimates import Estimate
 from repozero.orchestrator.report.render_json import decode_report
-from repozero.orchestrator.report.stats import Estimate
 from repozero.orchestrator.report.synthetic import SynthEpisode, write_run
 
 

@@ -21,7 +21,7 @@ from repozero.orchestrator.report.selectors import (
     candidates,
     selected_pass_rate,
 )
-from repozero.orchestrator.sweeps.pool import SamplePool
+from repozero.orchestrator.sweeps.pooled_cases import SamplePool
 
 
 def brute_pass_hat_k(outcomes: list[bool], k: int) -> float:

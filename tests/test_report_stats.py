@@ -9,7 +9,7 @@ from itertools import combinations
 
 import pytest
 
-from repozero.orchestrator.report.stats import (
+from repozero.orchestrator.report.estimates import (
     Unit,
     _draw_large,
     _draw_small,

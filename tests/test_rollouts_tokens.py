@@ -8,7 +8,7 @@ import msgspec
 
 from repozero.rollouts import Filters, Trajectory
 from repozero.rollouts.filters import apply_filters
-from repozero.rollouts.tokens import SegmentBuilder
+from repozero.rollouts.segments import SegmentBuilder
 from repozero.rollouts.trl import trl_columns
 from repozero.traces import CallTiming, ModelCall, TokenTrace, TraceMessage
 

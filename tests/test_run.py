@@ -18,7 +18,7 @@ import pytest
 import zstandard
 
 from repozero.datasets import Case, load_dataset
-from repozero.datasets.store import write_sample
+from repozero.datasets.disk import write_sample
 from repozero.orchestrator.engine.results import ResultsStore
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"

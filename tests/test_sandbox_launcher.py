@@ -1,4 +1,4 @@
-"""The sandbox launcher (sandbox/launcher.py): processes it starts behave as the exec chain's did — pipes,
+"""The sandbox launcher (sandbox/launcher_client.py): processes it starts behave as the exec chain's did — pipes,
 exit statuses, signals, rlimits, cgroups, no stray descriptors — and losing it costs a restart, not a run."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 
 from repozero.sandbox import LocalBackend, SandboxSpec
 from repozero.sandbox.config import SandboxConfig
-from repozero.sandbox.launch import Prelude
-from repozero.sandbox.launcher import LauncherProcess, launcher
+from repozero.sandbox.exec_chain import Prelude
+from repozero.sandbox.launcher_client import LauncherProcess, launcher
 
 pytestmark = [pytest.mark.anyio, pytest.mark.skipif(os.geteuid() != 0, reason="needs root (CI runs as root)")]
 
@@ -134,11 +134,11 @@ async def test_both_ways_of_starting_give_the_same_sandbox(launched: bool) -> No
 
 def test_rlimit_numbers_match_this_platform() -> None:
     """The prelude sends resource.RLIMIT_* numbers; the launcher applies them as given."""
+    from repozero.sandbox.exec_chain import launch_plan
     from repozero.sandbox.isolation import Isolation
-    from repozero.sandbox.launch import launch_plan
 
     iso = Isolation(mode="bwrap", privileged=True, bwrap="/usr/bin/bwrap", prlimit="/usr/bin/prlimit")
-    from repozero.sandbox.launch import Layout
+    from repozero.sandbox.exec_chain import Layout
 
     layout = Layout(toolchain="/t", work="/w", tmp="/tmp", home="/h", etc="/e", uid=1, gid=1)
     prelude, rest = launch_plan(iso, layout, SPEC, ["true"], "/work")
@@ -150,7 +150,7 @@ def test_rlimit_numbers_match_this_platform() -> None:
 
 async def test_without_pidfds_sandboxes_start_through_the_exec_chain(monkeypatch: pytest.MonkeyPatch) -> None:
     """A kernel without pidfds (before 5.3) cannot use the launcher: no launcher, the exec chain instead."""
-    from repozero.sandbox import launcher as launcher_module
+    from repozero.sandbox import launcher_client as launcher_module
 
     def no_pidfds(pid: int) -> int:
         raise OSError(38, "Function not implemented")

@@ -14,7 +14,7 @@ import pytest
 
 from repozero.datasets import load_dataset
 from repozero.orchestrator.engine.results import ResultsStore
-from repozero.orchestrator.sweeps.pool import POOL_FILE, PoolFile, pool_cases
+from repozero.orchestrator.sweeps.pooled_cases import POOL_FILE, PoolFile, pool_cases
 
 pytestmark = pytest.mark.slow
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"

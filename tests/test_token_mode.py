@@ -27,8 +27,8 @@ from repozero.agents.fakellm import (
     render_prompt,
     start_fake_server,
 )
-from repozero.agents.fakellm.completions import chat_of_ids, encode_prompt
 from repozero.agents.fakellm.hf_tokenizer import save_tokenizer
+from repozero.agents.fakellm.token_prompts import chat_of_ids, encode_prompt
 from repozero.agents.fakellm.tokenizer import ASSISTANT, END, USER, decode, encode
 from repozero.agents.models import Message, open_models
 from repozero.kernel.errors import ConfigError

@@ -20,7 +20,7 @@ import pytest
 
 from repozero.cli import main
 from repozero.datasets import Case, load_dataset
-from repozero.datasets.store import write_sample
+from repozero.datasets.disk import write_sample
 from repozero.traces import EpisodeStartRecord, ManifestEntry, ModelCall, ModelCallRecord, TraceReader
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"

@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 from typing import Literal
 
-from repozero.agents.fakellm.actions import dump_args
+from repozero.agents.fakellm.agent_actions import dump_args
 from repozero.agents.fakellm.chat import Reply, ToolCall
 from repozero.kernel.errors import UsageError
 

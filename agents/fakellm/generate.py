@@ -21,7 +21,7 @@ import json
 import re
 from typing import Any
 
-from repozero.agents.fakellm.actions import Say, render
+from repozero.agents.fakellm.agent_actions import Say, render
 from repozero.agents.fakellm.chat import ChatRequest, Header, Reply
 from repozero.agents.fakellm.material import SampleShelf
 from repozero.datasets import Sample

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
-from repozero.agents.fakellm.actions import Propose, Say, Shell, Submit, render
+from repozero.agents.fakellm.agent_actions import Propose, Say, Shell, Submit, render
 from repozero.agents.fakellm.chat import ChatRequest, Header, Reply, feedback_counts
 from repozero.agents.fakellm.generate import GeneratePolicy
 from repozero.agents.fakellm.material import SampleShelf

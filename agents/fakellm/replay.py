@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from repozero.agents.fakellm.actions import dump_args
+from repozero.agents.fakellm.agent_actions import dump_args
 from repozero.agents.fakellm.chat import Header, Reply, ToolCall
 from repozero.kernel.errors import UsageError
 from repozero.kernel.records import Record, explain

@@ -15,7 +15,7 @@ import re
 import shlex
 from collections.abc import Callable, Sequence
 
-from repozero.agents.fakellm.actions import Action, Replace, Shell, Submit, Write
+from repozero.agents.fakellm.agent_actions import Action, Replace, Shell, Submit, Write
 from repozero.agents.fakellm.chat import ChatMessage, ChatRequest, feedback_counts
 from repozero.agents.fakellm.material import SampleMaterial
 from repozero.datasets import Case

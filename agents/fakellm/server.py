@@ -20,9 +20,8 @@ from aiohttp import web
 from anyio.from_thread import start_blocking_portal
 
 from repozero.agents.fakellm.chat import ChatRequest, Reply, find_header
-from repozero.agents.fakellm.completions import completions_events, completions_response, parse_completions
 from repozero.agents.fakellm.config import DEFAULT_DATASET, FakeLLMConfig
-from repozero.agents.fakellm.context import completion_room, fit_reply, refusal
+from repozero.agents.fakellm.context_window import completion_room, fit_reply, refusal
 from repozero.agents.fakellm.faults import (
     break_tool_args,
     choose_fault,
@@ -34,6 +33,7 @@ from repozero.agents.fakellm.faults import (
 from repozero.agents.fakellm.material import SampleShelf
 from repozero.agents.fakellm.policies import PolicyError, parse_policy
 from repozero.agents.fakellm.stream import anthropic_events, openai_events
+from repozero.agents.fakellm.token_prompts import completions_events, completions_response, parse_completions
 from repozero.agents.fakellm.tokenizer import render_completion, render_prompt
 from repozero.agents.fakellm.wire import (
     BadRequest,

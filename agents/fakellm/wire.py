@@ -16,7 +16,7 @@ import json
 import time
 from typing import Any
 
-from repozero.agents.fakellm.actions import dump_args
+from repozero.agents.fakellm.agent_actions import dump_args
 from repozero.agents.fakellm.chat import ChatMessage, ChatRequest, Reply, ToolCall, ToolSpec
 from repozero.agents.fakellm.tokenizer import logprobs_content
 from repozero.kernel.errors import RepoZeroError

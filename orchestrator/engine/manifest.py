@@ -146,7 +146,7 @@ def config_hash(config: dict[str, Any]) -> str:
 
 
 def write_manifest(run_dir: Path, manifest: RunManifest) -> None:
-    from repozero.datasets.store import write_atomic
+    from repozero.datasets.disk import write_atomic
 
     write_atomic(
         run_dir / MANIFEST_NAME, msgspec.json.format(msgspec.json.encode(manifest), indent=2) + b"\n"

@@ -18,7 +18,7 @@ import msgspec
 import structlog
 
 from repozero.datasets import content_hash, load_dataset
-from repozero.datasets.store import write_atomic
+from repozero.datasets.disk import write_atomic
 from repozero.kernel.errors import UsageError
 from repozero.kernel.runtime import until_signal
 from repozero.orchestrator.engine.config import Config

@@ -23,9 +23,9 @@ from repozero.datasets import (
     write_dataset_info,
     write_sample,
 )
-from repozero.datasets.store import staged_folder
+from repozero.datasets.disk import staged_folder
 from repozero.oracle.config import OracleConfig
-from repozero.orchestrator.generate.context import GenContext, package_slug, script_name
+from repozero.orchestrator.generate.gen_context import GenContext, package_slug, script_name
 from repozero.orchestrator.generate.oracle_stages import source_of
 from repozero.orchestrator.generate.records import (
     CasesStage,

@@ -14,7 +14,7 @@ from repozero.datasets import Vote
 from repozero.kernel.errors import ModelError, OracleError
 from repozero.kernel.log import get_logger
 from repozero.orchestrator.generate.answers import parse_ballot
-from repozero.orchestrator.generate.context import FENCES, GenContext, script_name
+from repozero.orchestrator.generate.gen_context import FENCES, GenContext, script_name
 from repozero.orchestrator.generate.oracle_stages import filter_cases, measure_coverage
 from repozero.orchestrator.generate.program import Ready, prepare_program
 from repozero.orchestrator.generate.records import (

@@ -17,7 +17,7 @@ from repozero.kernel.errors import ModelError
 from repozero.kernel.log import get_logger
 from repozero.orchestrator.generate.answers import parse_cases, parse_draft
 from repozero.orchestrator.generate.calls import Conversation
-from repozero.orchestrator.generate.context import FENCES, GenContext, script_name
+from repozero.orchestrator.generate.gen_context import FENCES, GenContext, script_name
 from repozero.orchestrator.generate.inputs import check_inputs, interface_text
 from repozero.orchestrator.generate.native import check_native
 from repozero.orchestrator.generate.oracle_stages import validate_environment

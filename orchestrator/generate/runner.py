@@ -28,7 +28,7 @@ from repozero.orchestrator.engine.limits import AdaptiveGauge, LimiterQueue, que
 from repozero.orchestrator.engine.tracing import EventBus
 from repozero.orchestrator.generate.assemble import write_generated
 from repozero.orchestrator.generate.calls import prompt_versions
-from repozero.orchestrator.generate.context import GenContext, slot_names
+from repozero.orchestrator.generate.gen_context import GenContext, slot_names
 from repozero.orchestrator.generate.native import HeaderListing, list_headers
 from repozero.orchestrator.generate.oracle_stages import ApiListing, list_api
 from repozero.orchestrator.generate.pipeline import run_programs

@@ -12,7 +12,7 @@ from typing import TypeVar
 
 import msgspec
 
-from repozero.datasets.store import write_atomic
+from repozero.datasets.disk import write_atomic
 from repozero.kernel.errors import UsageError
 from repozero.kernel.records import Record, json_encoder
 from repozero.orchestrator.generate.records import GenerateSettings

@@ -17,7 +17,7 @@ import ray
 import structlog
 from ray.exceptions import RayActorError, RayTaskError
 
-from repozero.datasets.store import write_atomic
+from repozero.datasets.disk import write_atomic
 from repozero.kernel.errors import RepoZeroError
 from repozero.orchestrator.engine.node_status import NODES_FILE, NodeStatus
 from repozero.orchestrator.engine.progress import RunProgress
@@ -81,7 +81,7 @@ class Recorder:
         store = self.stores[done.unit.cell]
         for r in done.result.rounds:
             store.record_round(done.result.episode_id, r, done.cases.get(r.round, []))
-        store.finish_episode(done.result, status="infra_failed" if done.result.infra_error else "finished")
+        store.finish_episode(done.result, status="infra_error" if done.result.infra_error else "finished")
 
 
 class Coordinator:

@@ -1,8 +1,8 @@
 """repozero.orchestrator.report: the paper's tables and figures from run directories, side by side."""
 
+from repozero.orchestrator.report.estimates import DEFAULT_RESAMPLES, Estimate, Unit, bootstrap, pass_at_k
 from repozero.orchestrator.report.load import RunData, load_run
 from repozero.orchestrator.report.model import Report, Row, RunInfo, Settings, Share, Table
-from repozero.orchestrator.report.stats import DEFAULT_RESAMPLES, Estimate, Unit, bootstrap, pass_at_k
 from repozero.orchestrator.report.tables import build_report
 
 __all__ = [

@@ -14,10 +14,10 @@ import re
 import statistics
 from collections.abc import Sequence
 
+from repozero.orchestrator.report.estimates import pass_at_k
 from repozero.orchestrator.report.model import Cell, Row, Table
 from repozero.orchestrator.report.samples import SampleAgg, round_grade
 from repozero.orchestrator.report.selectors import SELECTORS, Score, selected_pass_rate
-from repozero.orchestrator.report.stats import pass_at_k
 
 __all__ = ["compute_table", "parse_point"]
 

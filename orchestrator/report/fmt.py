@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from repozero.orchestrator.report.estimates import Estimate
 from repozero.orchestrator.report.model import Cell, Row, Share
-from repozero.orchestrator.report.stats import Estimate
 
 __all__ = ["cell_detail", "cell_main", "cell_text", "pct", "short_hash"]
 

@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 
 from repozero.kernel.errors import UsageError
+from repozero.kernel.vocabulary import EpisodeState
 from repozero.orchestrator.engine.manifest import RunManifest, read_manifest
 from repozero.orchestrator.engine.results import (
     EpisodeResult,
@@ -23,7 +24,7 @@ from repozero.orchestrator.engine.results import (
     RoundResult,
     check_store,
 )
-from repozero.orchestrator.sweeps.pool import PoolFile, read_pool
+from repozero.orchestrator.sweeps.pooled_cases import PoolFile, read_pool
 from repozero.traces import TraceReader
 
 __all__ = ["RESULTS_NAME", "RunData", "load_run"]
@@ -45,7 +46,7 @@ class RunData:
     scored: list[EpisodeResult]
     infra: list[EpisodeResult]
     rounds: dict[str, list[RoundResult]]
-    statuses: Counter[str]
+    statuses: Counter[EpisodeState]
     expected: int
     never_started: int
     missing: list[str] = field(default_factory=list)
@@ -189,7 +190,7 @@ def _split(rows: list[EpisodeRow]) -> tuple[list[EpisodeResult], list[EpisodeRes
     for row in rows:
         if row.result is None:
             continue
-        if row.status == "infra_failed" or row.result.infra_error:
+        if row.status == "infra_error" or row.result.infra_error:
             infra.append(row.result)
         elif row.status == "finished":
             scored.append(row.result)
@@ -200,7 +201,7 @@ def _missing_notes(run: RunData) -> list[str]:
     notes = []
     # a truncated episode was cut at its deadline on purpose (reward masked): shown among the statuses,
     # not missing
-    unfinished = {s: n for s, n in run.statuses.items() if s not in ("finished", "infra_failed", "truncated")}
+    unfinished = {s: n for s, n in run.statuses.items() if s not in ("finished", "infra_error", "truncated")}
     for status, n in sorted(unfinished.items()):
         notes.append(f"{n} episode(s) {status}: not scored")
     if run.never_started:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Literal, TypeAlias
 
 from repozero.kernel.records import Record
-from repozero.orchestrator.report.stats import Estimate
+from repozero.orchestrator.report.estimates import Estimate
 
 __all__ = ["Cell", "Report", "Row", "RowUnit", "RunInfo", "Settings", "Share", "Table"]
 

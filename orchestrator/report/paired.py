@@ -14,9 +14,9 @@ from collections.abc import Callable, Sequence
 from math import comb
 
 from repozero.kernel.records import Record
+from repozero.orchestrator.report.estimates import Unit, bootstrap
 from repozero.orchestrator.report.model import Cell, Row, Table
 from repozero.orchestrator.report.samples import SampleAgg
-from repozero.orchestrator.report.stats import Unit, bootstrap
 
 __all__ = [
     "PairedComparison",

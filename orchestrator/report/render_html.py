@@ -8,11 +8,11 @@ from html import escape
 from repozero.kernel import __version__
 from repozero.orchestrator.report import svg
 from repozero.orchestrator.report.compute import parse_point
+from repozero.orchestrator.report.estimates import Estimate
 from repozero.orchestrator.report.fmt import cell_detail, cell_main
 from repozero.orchestrator.report.model import Report, Row, Share, Table
 from repozero.orchestrator.report.render_md import run_fields
 from repozero.orchestrator.report.selectors import POOLED
-from repozero.orchestrator.report.stats import Estimate
 from repozero.orchestrator.report.tables import FAILURE_CATEGORIES
 
 __all__ = ["render_html"]

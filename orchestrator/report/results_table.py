@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from repozero.datasets.store import write_atomic
+from repozero.datasets.disk import write_atomic
 from repozero.kernel.errors import UsageError
 from repozero.orchestrator.engine.manifest import MANIFEST_NAME, read_manifest
 from repozero.orchestrator.engine.results import ResultsStore

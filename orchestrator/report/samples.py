@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from repozero.orchestrator.engine.results import EpisodeResult, RoundResult
+from repozero.orchestrator.report.estimates import Unit, pass_at_k
 from repozero.orchestrator.report.load import RunData
-from repozero.orchestrator.report.stats import Unit, pass_at_k
-from repozero.orchestrator.sweeps.pool import SamplePool
+from repozero.orchestrator.sweeps.pooled_cases import SamplePool
 
 __all__ = ["SampleAgg", "Selector", "aggregate", "pass_at_k_units", "round_grade", "round_units", "units"]
 

@@ -11,7 +11,7 @@ attempt's hidden pass, ties broken uniformly (the mean over the tied attempts).
 
 `pooled fresh cases passed` scores an attempt by how many of the subset's pooled fresh cases it passes:
 the inputs the k attempts' own testers proposed and the Oracle answered, every attempt's code graded on
-all of them (orchestrator/sweeps/pool.py, `pool.json`). Without a graded pool for every sample it reaches no
+all of them (orchestrator/sweeps/pooled_cases.py, `pool.json`). Without a graded pool for every sample it reaches no
 number (a dash), rather than one over another population.
 """
 

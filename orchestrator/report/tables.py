@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import get_args
 
+from repozero.kernel.vocabulary import CaseStatus, FailureCategory
 from repozero.orchestrator.engine.results import EpisodeResult
-from repozero.orchestrator.report.compare import assign_labels, comparability_notes, run_info
+from repozero.orchestrator.report.comparability import assign_labels, comparability_notes, run_info
 from repozero.orchestrator.report.compute import compute_table
+from repozero.orchestrator.report.estimates import DEFAULT_RESAMPLES, Estimate, Unit, bootstrap
 from repozero.orchestrator.report.load import RunData
 from repozero.orchestrator.report.model import Cell, Report, Row, Settings, Share, Table
 from repozero.orchestrator.report.paired import paired_table, pass_hat_k_units
@@ -25,12 +28,11 @@ from repozero.orchestrator.report.samples import (
     round_units,
     units,
 )
-from repozero.orchestrator.report.stats import DEFAULT_RESAMPLES, Estimate, Unit, bootstrap
 
 __all__ = ["FAILURE_CATEGORIES", "build_report"]
 
-FAILURE_CATEGORIES = ("no_executable", "cheat", "whitebox_fail", "runtime_error", "mismatch")
-CASE_STATUSES = ("pass", "wrong_output", "runtime_error", "timeout", "oom", "not_run")
+FAILURE_CATEGORIES: tuple[FailureCategory, ...] = get_args(FailureCategory)
+CASE_STATUSES: tuple[CaseStatus, ...] = get_args(CaseStatus)
 SUBSET_ORDER = ("py2js", "c2rust")
 DIFFICULTY_ORDER = ("easy", "medium", "hard")
 CELL_TEXT = "mean ± clustered bootstrap std, 95% interval, i.i.d. std beside it"

@@ -24,7 +24,7 @@ import structlog
 
 from repozero.agents.provider import ModelProvider
 from repozero.datasets import Dataset, load_dataset
-from repozero.datasets.store import write_atomic
+from repozero.datasets.disk import write_atomic
 from repozero.kernel.log import only_run_log, run_log, unbound
 from repozero.kernel.records import Record
 from repozero.kernel.redact import redact_toml_text
@@ -41,7 +41,7 @@ from repozero.orchestrator.engine.results import ResultsStore
 from repozero.orchestrator.engine.runlock import RunLock
 from repozero.orchestrator.engine.session import Session
 from repozero.orchestrator.engine.spec import EpisodeKey, seeded_order, select_split
-from repozero.orchestrator.sweeps.pool import POOL_FILE, grade_pool
+from repozero.orchestrator.sweeps.pooled_cases import POOL_FILE, grade_pool
 from repozero.orchestrator.sweeps.sweep_parts import (
     shared_backend,
     shared_oracle,
@@ -253,7 +253,7 @@ def _pool_due(cell: Cell) -> bool:
 
 
 async def _grade_pools(sweep: Sweep) -> None:
-    """Each cell's attempts graded on their sample's pooled fresh cases (orchestrator/sweeps/pool.py), once
+    """Each cell's attempts graded on their sample's pooled fresh cases (orchestrator/sweeps/pooled_cases.py), once
     the episodes are over and their traces closed; what an earlier invocation graded is kept."""
     limiter = anyio.CapacityLimiter(shared_sizes(sweep.cells)["grading"])
     async with AsyncExitStack() as stack:

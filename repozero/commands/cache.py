@@ -13,8 +13,8 @@ from rich.table import Table
 from repozero.commands import add_command, group
 from repozero.commands.common import config_from_args, print_json
 from repozero.kernel.errors import ConfigError
-from repozero.oracle.caches import cache_kinds, prune
 from repozero.oracle.config import cache_root
+from repozero.oracle.pruning import cache_kinds, prune
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800}
 

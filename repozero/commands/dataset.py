@@ -13,9 +13,9 @@ from repozero.commands import add_command, group
 from repozero.commands.common import print_json
 from repozero.commands.dataset_stats import print_stats
 from repozero.datasets import content_hash, import_repozero, load_dataset
+from repozero.datasets.disk import builtin_root
 from repozero.datasets.import_c2rust import import_c2rust
 from repozero.datasets.stats import dataset_stats
-from repozero.datasets.store import builtin_root
 
 
 def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:

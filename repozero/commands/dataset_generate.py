@@ -17,7 +17,7 @@ from repozero.kernel.log import terminal_panel
 from repozero.kernel.runtime import run_async, until_signal
 from repozero.oracle.groups import plain_errors
 from repozero.orchestrator.engine.display import resolve_mode
-from repozero.orchestrator.generate.context import package_slug
+from repozero.orchestrator.generate.gen_context import package_slug
 from repozero.orchestrator.generate.records import GenerateSettings
 from repozero.orchestrator.generate.runner import generate_dataset
 from repozero.orchestrator.generate.summary import GenerateSummary, print_summary

@@ -22,7 +22,7 @@ from repozero.traces import (
     TokenFidelity,
 )
 
-from .tokens import SegmentBuilder
+from .segments import SegmentBuilder
 from .types import CallInfo, ConversationLog, RoundReward, Trajectory
 
 __all__ = ["EpisodeLog", "RolloutCollector"]

@@ -18,8 +18,8 @@ from pathlib import Path
 import msgspec
 
 from repozero.datasets import load_dataset
-from repozero.datasets.store import write_sample
-from repozero.oracle.cache import ResultCache
+from repozero.datasets.disk import write_sample
+from repozero.oracle.verdict_cache import ResultCache
 from repozero.orchestrator.engine.manifest import read_manifest
 from repozero.orchestrator.engine.results import ResultsStore
 from repozero.traces import TraceReader
@@ -70,7 +70,7 @@ def finished_count(run_dir: Path) -> int:
     try:
         return int(
             con.execute(
-                "SELECT COUNT(*) FROM episodes WHERE status IN ('finished', 'infra_failed')"
+                "SELECT COUNT(*) FROM episodes WHERE status IN ('finished', 'infra_error')"
             ).fetchone()[0]
         )
     except sqlite3.OperationalError:  # the schema is not there yet
@@ -80,10 +80,10 @@ def finished_count(run_dir: Path) -> int:
 
 
 def ended_ids(run_dir: Path) -> set[str]:
-    """Episodes the results store has ended (finished or infra_failed)."""
+    """Episodes the results store has ended (finished or infra_error)."""
     con = sqlite3.connect(run_dir / "results.sqlite", timeout=10)
     try:
-        rows = con.execute("SELECT episode_id FROM episodes WHERE status IN ('finished', 'infra_failed')")
+        rows = con.execute("SELECT episode_id FROM episodes WHERE status IN ('finished', 'infra_error')")
         return {r[0] for r in rows}
     except sqlite3.OperationalError:  # the schema's commit was lost too
         return set()
@@ -114,7 +114,7 @@ def assert_each_episode_once(
         store.close()
     statuses = {r.episode_id: r.status for r in rows}
     assert len(rows) == len(statuses) == len(planned) and set(statuses) == planned, (statuses, planned)
-    assert set(statuses.values()) <= {"finished", "infra_failed"}, statuses
+    assert set(statuses.values()) <= {"finished", "infra_error"}, statuses
     for row in rows:
         assert row.result is not None and row.result.episode_id == row.episode_id
         if row.status == "finished":
@@ -132,7 +132,7 @@ def assert_each_episode_once(
             continue
         trace = reader.episode(entry)
         assert trace.episode is not None and trace.start is not None, entry.episode_id
-        assert trace.episode.infra_failure == (statuses[entry.episode_id] == "infra_failed")
+        assert trace.episode.infra_failure == (statuses[entry.episode_id] == "infra_error")
     return statuses
 
 

@@ -22,7 +22,7 @@ import msgspec
 import pytest
 
 from repozero.datasets import load_dataset
-from repozero.datasets.store import write_sample
+from repozero.datasets.disk import write_sample
 from repozero.orchestrator.engine.limits import cgroup_memory_limit
 from repozero.traces import TraceReader
 

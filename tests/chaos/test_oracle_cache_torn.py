@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from repozero.oracle.cache import ResultCache
 from repozero.oracle.records import Verdict
+from repozero.oracle.verdict_cache import ResultCache
 
 FP = "sha256:" + "ab" * 32
 

@@ -13,12 +13,12 @@ import msgspec
 
 from .options import ExportOptions
 from .output import ExportOutput, JsonlFile, ParquetFile
+from .parquet_tables import EPISODE_COLUMNS, STEP_COLUMNS, episode_row
+from .parquet_tables import step_rows as table_step_rows
 from .rl import RL_MERGED_COLUMNS, RL_STEPS_COLUMNS, exact, merged_rows, step_rows, token_parts
 from .select import Selector
 from .sft import InvalidToolArguments, sft_rows
 from .source import FinishedEpisode, RunSource
-from .tables import EPISODE_COLUMNS, STEP_COLUMNS, episode_row
-from .tables import step_rows as table_step_rows
 from .trajectories import Trajectory, trajectories
 
 __all__ = ["FormatWriter", "writer_for"]

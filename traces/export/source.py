@@ -36,7 +36,7 @@ from ..records import (
     ToolExecutionRecord,
     TraceRecord,
 )
-from .calls import messages_only_decoder
+from .call_decoder import messages_only_decoder
 
 __all__ = ["ALL_KINDS", "EXPORT_KINDS", "FinishedEpisode", "RunSource", "open_runs"]
 

@@ -8,12 +8,12 @@ from collections.abc import Callable
 import anyio
 import anyio.abc
 
-__all__ = ["LocalProcess"]
+__all__ = ["HostProcess"]
 
 _EXIT_GRACE_S = 2.0
 
 
-class LocalProcess:
+class HostProcess:
     """Byte pipes to a process started with `anyio.open_process` (stdin and stdout piped)."""
 
     def __init__(self, process: anyio.abc.Process, on_close: Callable[[], None] | None = None) -> None:

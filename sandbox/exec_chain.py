@@ -8,7 +8,7 @@
 
 Each link execs the next, so the pid the host holds is the sandbox's outermost process; killing it kills
 the PID namespace and everything in it. Without bubblewrap ("plain") the chain is the same minus bwrap,
-with host paths. With the launcher (sandbox/launcher.py), its forked child does the first three links
+with host paths. With the launcher (sandbox/launcher_client.py), its forked child does the first three links
 itself (`launch_plan`: what they do, and the argv from bwrap on).
 """
 
@@ -82,7 +82,7 @@ def _cgroup_prefix(layout: Layout) -> list[str]:
 
 
 class Prelude(Record, kw_only=True):
-    """What the chain's links before bwrap do, for a launcher that does it itself (sandbox/launcher.py):
+    """What the chain's links before bwrap do, for a launcher that does it itself (sandbox/launcher_client.py):
     join the cgroups, set the rlimits (soft = hard), enter the mount namespace."""
 
     cgroup_procs: list[str] = []

@@ -24,7 +24,7 @@ import msgspec
 import structlog
 
 from repozero.datasets import Case, Dataset, Sample
-from repozero.datasets.store import write_atomic
+from repozero.datasets.disk import write_atomic
 from repozero.kernel.records import Record
 from repozero.oracle.evaluate import GradeJob, grade_one
 from repozero.oracle.grading import GradingPolicy

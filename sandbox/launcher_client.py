@@ -37,7 +37,7 @@ from anyio.lowlevel import checkpoint_if_cancelled
 from repozero.kernel.errors import RepoZeroError
 from repozero.kernel.log import get_logger
 from repozero.kernel.spawn import DEVNULL, PIPE, PipedProcess, pipe_or
-from repozero.sandbox.launch import Prelude
+from repozero.sandbox.exec_chain import Prelude
 
 __all__ = ["Launcher", "LauncherGone", "LauncherProcess", "launcher"]
 

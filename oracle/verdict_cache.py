@@ -15,8 +15,8 @@ from pathlib import Path
 import msgspec
 
 from repozero.kernel.records import Record, json_encoder
-from repozero.oracle.caches import touch_used
 from repozero.oracle.contract import CONTRACT_VERSION
+from repozero.oracle.pruning import touch_used
 from repozero.oracle.records import ProgramRef, Verdict
 from repozero.oracle.source_env import FORKSERVER
 from repozero.sandbox import CaseInput
