@@ -5,15 +5,13 @@ and grader use (bubblewrap namespaces, no network, a fresh uid, memory and proce
 without Docker. Use it with `sandbox="repozero"` (the `node` toolchain) or `sandbox=("repozero", "rust")`.
 
 One sandbox per sample, opened in `sample_init` and closed in `sample_cleanup` (inspect calls both from the
-same task). The backend is the one `[sandbox] backend` names in the RepoZero config (`REPOZERO_CONFIG`, a
-TOML file, when set), opened once per process.
+same task). The backend is the local one, opened once per process with the `[sandbox]` settings of the
+RepoZero config (the TOML file `REPOZERO_CONFIG` names, when set).
 """
 
 from __future__ import annotations
 
-import os
 from contextlib import AsyncExitStack
-from pathlib import Path
 from typing import Any, Literal, overload
 
 from inspect_ai.util import (
@@ -25,8 +23,7 @@ from inspect_ai.util import (
 )
 from pydantic import BaseModel
 
-from repozero import load_config
-from repozero.integrations.inspect_verifiers_common import SandboxError, quiet_logging
+from repozero.integrations.inspect_verifiers_common import SandboxError, integration_config, quiet_logging
 from repozero.sandbox import Sandbox, SandboxBackend, SandboxSpec, create_backend
 
 __all__ = ["RepoZeroSandboxConfig", "RepoZeroSandboxEnvironment"]
@@ -41,17 +38,12 @@ class RepoZeroSandboxConfig(BaseModel, frozen=True):
     memory_mb: int = 2048
 
 
-def _config_path() -> Path | None:
-    path = os.environ.get("REPOZERO_CONFIG")
-    return Path(path) if path else None
-
-
 def backend() -> SandboxBackend:
-    """The process's sandbox backend (local unless the RepoZero config says otherwise)."""
+    """The process's local sandbox backend."""
     global _backend
     if _backend is None:
         quiet_logging()
-        _backend = create_backend(load_config(_config_path()).sandbox)
+        _backend = create_backend(integration_config().sandbox, "local")
     return _backend
 
 

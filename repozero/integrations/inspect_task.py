@@ -27,11 +27,12 @@ from inspect_ai.solver import TaskState
 from inspect_ai.tool import Tool, tool
 from inspect_ai.util import sandbox
 
-from repozero import Dataset, load_config, load_dataset
+from repozero import Dataset, load_dataset
 from repozero.integrations.inspect_sandbox import RepoZeroSandboxEnvironment, backend
 from repozero.integrations.inspect_verifiers_common import (
     WORKDIR,
     grade_tree,
+    integration_config,
     select_samples,
     system_text,
     task_text,
@@ -143,14 +144,15 @@ def finish() -> Tool:
 def repozero_grader(dataset: str = "builtin:py2js-lite"):  # type: ignore[no-untyped-def]
     """Our grader as an inspect scorer: the work directory graded on whitebox and hidden cases."""
     data = load_dataset(dataset)
-    config = load_config()
+    config = integration_config()
+    shared = backend() if config.sandbox.backend == "local" else None  # else grade_tree opens Docker's
 
     async def score(state: TaskState, target: Target) -> Score:
         sample_id = str(state.metadata["sample"])
         with tempfile.TemporaryDirectory(prefix="rz-inspect-") as tmp:
             tree = Path(tmp) / "target"
             await _copy_out(tree)
-            grade = await grade_tree(data, sample_id, tree, config=config, backend=backend())
+            grade = await grade_tree(data, sample_id, tree, config=config, backend=shared)
         if grade.infra_error:
             raise RuntimeError(f"sample {sample_id}: the grading sandbox failed: {grade.infra_detail}")
         return Score(

@@ -9,6 +9,7 @@ policy). Keeping these imports here means an internal move touches one file, not
 from __future__ import annotations
 
 import fnmatch
+import os
 from pathlib import Path
 
 import structlog
@@ -23,13 +24,14 @@ from repozero.oracle.targets import toolchain_for
 from repozero.orchestrator.engine.protocols import get_protocol
 from repozero.orchestrator.engine.spec import select_split
 from repozero.sandbox import SandboxBackend, open_backend
-from repozero.sandbox.launch import IN_WORK
+from repozero.sandbox.exec_chain import IN_WORK
 
 __all__ = [
     "WORKDIR",
     "SampleGrade",
     "SandboxError",
     "grade_tree",
+    "integration_config",
     "quiet_logging",
     "select_samples",
     "system_text",
@@ -46,6 +48,13 @@ Use the `execute_bash` tool to run commands ({shell}; no interactive programs: n
 pager). Write files with heredocs (cat > file <<'EOF' ... EOF). When the repository is complete and you have
 checked it, call `finish`.
 """
+
+
+def integration_config(overrides: list[str] | None = None) -> Config:
+    """The RepoZero config an integration runs with: the TOML file `REPOZERO_CONFIG` names (the sandbox
+    backend grading uses, limits, protocol), else the defaults; `overrides` as `--set` takes them."""
+    path = os.environ.get("REPOZERO_CONFIG")
+    return load_config(Path(path) if path else None, overrides)
 
 
 def quiet_logging() -> None:
@@ -104,7 +113,7 @@ async def grade_tree(
     `backend`: a sandbox backend already open (default: one opened from `config` for this grade).
     `protocol`: the grading protocol (default: `run.protocol` of the config).
     """
-    config = config if config is not None else load_config()
+    config = config if config is not None else integration_config()
     policy = get_protocol(protocol or config.run.protocol).grading_policy(config.sandbox.output_cap)
     job = target_job(dataset, sample_id, tree)
     if backend is not None:

@@ -22,7 +22,8 @@ from typing import Any
 import verifiers.v1 as vf
 from openai import AsyncOpenAI
 
-from repozero import RunSpec, Session, load_config
+from repozero import RunSpec, Session
+from repozero.integrations.inspect_verifiers_common import integration_config
 from repozero.rollouts import Exec, GradeVisible, RolloutEngine, RolloutEnvironment
 
 __all__ = ["TOOLS", "RepoZeroHarness", "RepoZeroHarnessConfig", "rollout_environment"]
@@ -72,13 +73,20 @@ async def rollout_environment(
 ) -> AsyncIterator[RolloutEnvironment]:
     """One sample's RepoZero sandbox, opened through the public API (a `Session` whose model is the
     rollout's own endpoint, named `verifiers`; environment mode never calls it itself)."""
-    config = load_config(
-        overrides=[
+    config = integration_config(
+        [
             f"endpoints.verifiers.base_urls=[{json.dumps(endpoint)}]",
             f"endpoints.verifiers.model={json.dumps(model)}",
         ]
     )
-    spec = RunSpec(dataset=dataset, model="verifiers", scaffold="tools", ace_rounds=0, split=split)
+    spec = RunSpec(
+        dataset=dataset,
+        model="verifiers",
+        scaffold="tools",
+        ace_rounds=0,
+        split=split,
+        sandbox=config.sandbox.backend,
+    )
     async with (
         Session.open(config, spec) as session,
         RolloutEngine(session) as engine,
