@@ -13,13 +13,17 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 from repozero.orchestrator.report import build_report, load_run
 from repozero.orchestrator.report.estimates import Unit, bootstrap
-from repozero.orchestrator.report.synthetic import random_episodes, write_run
+
+TESTS = Path(__file__).resolve().parent.parent / "tests"  # the synthetic runs are a test fixture
+sys.path.insert(0, str(TESTS))
+from synthetic_report import random_episodes, write_run  # noqa: E402
 
 
 def naive_bootstrap(units: list[Unit], resamples: int, rng: random.Random) -> tuple[float, float]:

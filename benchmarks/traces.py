@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import random
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -42,7 +43,10 @@ from repozero.traces import (
 from repozero.traces.export import ExportOptions, RunSource, export_runs, trajectories
 from repozero.traces.export.parquet_tables import STEP_COLUMNS
 from repozero.traces.export.trajectories import new_messages
-from repozero.traces.synthetic import episode_events
+
+TESTS = Path(__file__).resolve().parent.parent / "tests"  # the synthetic events are a test fixture
+sys.path.insert(0, str(TESTS))
+from synthetic_traces import episode_events  # noqa: E402
 
 
 async def run_real(events: list[Event], root: Path) -> tuple[float, float]:

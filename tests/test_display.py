@@ -24,7 +24,8 @@ from repozero.orchestrator.engine.display import progress_fields, progress_panel
 from repozero.orchestrator.engine.limits import AdaptiveGauge, LimiterQueue, queue_of
 from repozero.orchestrator.engine.progress import SLOWEST, RunProgress
 from repozero.traces import EpisodeFinished, ModelCalled
-from repozero.traces.synthetic import episode_events
+
+from .synthetic_traces import episode_events
 
 # --- progress counters --------------------------------------------------------------------------------------
 

@@ -31,7 +31,8 @@ from repozero.traces import TraceConfig, TraceFormatError, TraceReader, TraceWri
 from repozero.traces.blobs import BlobStore
 from repozero.traces.export.source import open_runs
 from repozero.traces.frames import compressor
-from repozero.traces.synthetic import episode_events
+
+from .synthetic_traces import episode_events
 
 VARIANTS = ["invalid_utf8", "utf8_bom", "utf16", "nul", "truncated"]
 READABLE = {"utf8_bom", "utf16"}  # what a text format must read as the UTF-8 original

@@ -9,9 +9,10 @@ from types import SimpleNamespace
 
 from repozero.orchestrator.engine.run import write_leaks
 from repozero.orchestrator.report.load import load_run
-from repozero.orchestrator.report.synthetic import random_episodes, write_run
 from repozero.sandbox.docker_client import LeakedContainer
 from repozero.sandbox.local import LocalBackend
+
+from .synthetic_report import random_episodes, write_run
 
 
 def test_leaks_are_written_and_reported(tmp_path: Path) -> None:

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from repozero.cli import main
-from repozero.orchestrator.report.synthetic import random_episodes, write_run
+
+from .synthetic_report import random_episodes, write_run
 
 WIDTH, HEIGHT = 1280, 2000
 CHROMIUM_FLAGS = [

@@ -9,7 +9,8 @@ from repozero.orchestrator.engine.results import CaseRow, ResultsStore, RoundRes
 from repozero.orchestrator.report import Share, build_report, load_run
 from repozero.orchestrator.report.load import RESULTS_NAME
 from repozero.orchestrator.report.render_md import render_markdown
-from repozero.orchestrator.report.synthetic import SynthEpisode, write_run
+
+from .synthetic_report import SynthEpisode, write_run
 
 
 def _stopped_round(store: ResultsStore, episode_id: str, index: int) -> None:
@@ -33,7 +34,7 @@ def test_not_run_cases_are_counted_apart_in_the_last_round(tmp_path: Path) -> No
     episodes = [
         SynthEpisode(sample="a", passed=True, success_rate=1.0, rounds=[(True, 1.0)]),
         SynthEpisode(sample="b", failure_category="runtime_error", rounds=[(False, 0.0), (False, 0.0)]),
-        SynthEpisode(sample="c", status="infra_failed", rounds=[(False, 0.0)]),
+        SynthEpisode(sample="c", status="infra_error", rounds=[(False, 0.0)]),
     ]
     run_dir = write_run(tmp_path / "run", episodes, ace_rounds=1)
     store = ResultsStore(run_dir / RESULTS_NAME)

@@ -9,7 +9,8 @@ import pytest
 from repozero.cli import main
 from repozero.orchestrator.report.estimates import Estimate
 from repozero.orchestrator.report.render_json import decode_report
-from repozero.orchestrator.report.synthetic import SynthEpisode, write_run
+
+from .synthetic_report import SynthEpisode, write_run
 
 
 @pytest.fixture

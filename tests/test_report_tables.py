@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from repozero.orchestrator.report import Estimate, Report, Share, build_report, load_run
-from repozero.orchestrator.report.synthetic import SynthEpisode, write_run
+
+from .synthetic_report import SynthEpisode, write_run
 
 RESAMPLES = 200
 
@@ -77,7 +78,7 @@ def _episodes() -> list[SynthEpisode]:
             sample="c2",
             package="libC",
             subset="c2rust",
-            status="infra_failed",
+            status="infra_error",
             rounds=[],
             cost=0.05,
             tokens_in=6000,
@@ -277,7 +278,8 @@ def test_truncated_episodes_are_not_reported_missing(tmp_path: Path) -> None:
     from dataclasses import replace
 
     from repozero.orchestrator.report.load import _missing_notes, load_run
-    from repozero.orchestrator.report.synthetic import random_episodes, write_run
+
+    from .synthetic_report import random_episodes, write_run
 
     run = load_run(write_run(tmp_path / "r", random_episodes(random.Random(1), skill=0.5)))
     cut = replace(run, statuses=Counter({"finished": 3, "truncated": 2, "interrupted": 1}))

@@ -32,7 +32,8 @@ from repozero.orchestrator.engine.run import start_run
 from repozero.orchestrator.engine.spec import RunSpec
 from repozero.orchestrator.report.anomalies import find_open_actions
 from repozero.traces import EpisodeFinished
-from repozero.traces.synthetic import episode_events
+
+from .synthetic_traces import episode_events
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"
 CORES = len(os.sched_getaffinity(0))

@@ -21,8 +21,9 @@ from repozero.agents.scaffolds import AgentLimits, Conversation
 from repozero.agents.scaffolds.core import Budget, NullHooks, call_model
 from repozero.orchestrator.engine.results import EpisodeResult
 from repozero.orchestrator.report.load import load_run
-from repozero.orchestrator.report.synthetic import SynthEpisode, write_run
 from repozero.orchestrator.report.tables import build_report
+
+from .synthetic_report import SynthEpisode, write_run
 
 
 def _loopback() -> Any:

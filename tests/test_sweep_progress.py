@@ -11,7 +11,8 @@ from rich.console import Console
 from repozero.orchestrator.engine.limits import LimiterQueue
 from repozero.orchestrator.sweeps.sweep_progress import SweepProgress, cell_fields, sweep_panel
 from repozero.traces import EpisodeFinished
-from repozero.traces.synthetic import episode_events
+
+from .synthetic_traces import episode_events
 
 
 def test_cells_keep_their_episodes_apart_and_the_panel_sums_them() -> None:

@@ -12,7 +12,8 @@ import anyio
 import pytest
 
 from repozero.traces import EpisodeFinished, TraceConfig, TraceWriter
-from repozero.traces.synthetic import episode_events
+
+from .synthetic_traces import episode_events
 
 
 def _repozero(*args: str) -> subprocess.CompletedProcess[str]:

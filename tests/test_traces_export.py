@@ -31,7 +31,8 @@ from repozero.traces import (
 )
 from repozero.traces.export import ExportFilters, ExportOptions, ExportSummary, export_runs
 from repozero.traces.frames import FrameReader
-from repozero.traces.synthetic import episode_events, run_events
+
+from .synthetic_traces import episode_events, run_events
 
 replace = msgspec.structs.replace
 

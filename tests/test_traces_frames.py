@@ -11,7 +11,8 @@ import zstandard
 
 from repozero.traces import TraceConfig, TraceFormatError, TraceReader, TraceWriter
 from repozero.traces.frames import FrameReader
-from repozero.traces.synthetic import episode_events
+
+from .synthetic_traces import episode_events
 
 
 @pytest.fixture

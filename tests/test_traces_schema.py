@@ -23,7 +23,8 @@ from repozero.traces import (
     record_decoder,
     record_of,
 )
-from repozero.traces.synthetic import episode_events, run_events
+
+from .synthetic_traces import episode_events, run_events
 
 
 def _all_events() -> list[Event]:

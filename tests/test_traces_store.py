@@ -28,7 +28,8 @@ from repozero.traces import (
     record_of,
 )
 from repozero.traces.frames import FrameReader
-from repozero.traces.synthetic import episode_events, run_events
+
+from .synthetic_traces import episode_events, run_events
 
 FAST = TraceConfig(flush_interval_s=0.05, fsync=False)
 
@@ -237,7 +238,8 @@ async def test_writer_started_in_the_callers_task_group(tmp_path: Path) -> None:
 FULL_DISK = """
 import resource, signal, sys, anyio, random
 from repozero.traces import TraceConfig, TraceWriter
-from repozero.traces.synthetic import episode_events
+sys.path.insert(0, sys.argv[2])  # tests/, for its synthetic_traces
+from synthetic_traces import episode_events
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
 
 async def main():
@@ -253,7 +255,10 @@ anyio.run(main)
 
 def test_a_full_disk_stops_the_writer_with_a_clear_error_and_a_readable_shard(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-c", FULL_DISK, str(tmp_path)], capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", FULL_DISK, str(tmp_path), str(Path(__file__).parent)],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert proc.returncode == 1
     assert "cannot write traces: File too large" in proc.stderr

@@ -24,8 +24,9 @@ from repozero.traces import (
     TraceConfig,
     TraceWriter,
 )
-from repozero.traces.synthetic import episode_events
 from repozero.traces.viewer import ViewerIndex, byte_diff, running, show_bytes
+
+from .synthetic_traces import episode_events
 
 STATUSES = ("solved", "failed", "error")
 

@@ -11,19 +11,35 @@ prints `flushed N` (N = events emitted so far, all now written), so the parent k
 from __future__ import annotations
 
 import base64
+import importlib.util
 import itertools
 import random
 import sys
 import time
+from pathlib import Path
+from types import ModuleType
 
 import anyio
 import anyio.lowlevel
 
 from repozero.kernel.log import configure_logging
 from repozero.traces import Event, ToolExecuted, ToolExecutionRecord, TraceConfig, TraceWriter
-from repozero.traces.synthetic import episode_events
 
 BIG_PER_FRAME = 6
+
+
+def _sibling(name: str) -> ModuleType:
+    """A helper module beside this file, by path: this file runs as a script and is loaded by path too."""
+    spec = importlib.util.spec_from_file_location(
+        f"repozero_tests_{name}", Path(__file__).with_name(f"{name}.py")
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+episode_events = _sibling("synthetic_traces").episode_events
 
 
 def big_event(i: int, rng: random.Random) -> ToolExecuted:

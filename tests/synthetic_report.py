@@ -1,7 +1,7 @@
 """Synthetic run directories with known contents: for tests, benchmarks and trying reports without models.
 
 They are written through the real `write_manifest` and `ResultsStore`, exactly as `repozero run` writes,
-so a report cannot tell them from real runs. `python -m repozero.orchestrator.report.synthetic OUT`
+so a report cannot tell them from real runs. `python tests/synthetic_report.py OUT`
 writes three demo runs (two models, one under another protocol) to look at.
 """
 
@@ -27,7 +27,7 @@ __all__ = ["SynthEpisode", "demo_runs", "random_episodes", "write_run"]
 class SynthEpisode:
     """One episode to write. `rounds` holds (hidden_passed, hidden_success_rate) per recorded round.
 
-    `status` other than finished/infra_failed (running, interrupted) writes no result, as a live or
+    `status` other than finished/infra_error (running, interrupted) writes no result, as a live or
     killed run leaves it.
     """
 
@@ -129,7 +129,7 @@ def _write_episode(store: ResultsStore, e: SynthEpisode) -> None:
             result,
             [CaseRow(case_id="h1", kind="hidden", status="pass" if passed else "wrong_output")],
         )
-    if e.status not in ("finished", "infra_failed"):
+    if e.status not in ("finished", "infra_error"):
         return
     store.finish_episode(_result(episode_id, e), status=e.status)
 
@@ -143,8 +143,8 @@ def _result(episode_id: str, e: SynthEpisode) -> EpisodeResult:
         success_rate=e.success_rate,
         failure_category=None if e.passed else e.failure_category,
         cheat_flags=["child_process"] if e.failure_category == "cheat" else [],
-        infra_error=e.status == "infra_failed",
-        infra_detail="sandbox died" if e.status == "infra_failed" else "",
+        infra_error=e.status == "infra_error",
+        infra_detail="sandbox died" if e.status == "infra_error" else "",
         rounds_used=max(len(e.rounds) - 1, 0),
         exit_status="submitted",
         tokens_in=e.tokens_in,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import time
 
-from .events import (
+from repozero.traces.events import (
     AgentFinished,
     EpisodeFinished,
     EpisodeStarted,
@@ -21,7 +21,7 @@ from .events import (
     ToolExecuted,
     VisibleCasesGraded,
 )
-from .grades import (
+from repozero.traces.grades import (
     GradeSummary,
     HiddenCaseResult,
     HiddenGradeRecord,
@@ -30,8 +30,8 @@ from .grades import (
     VisibleCaseResult,
     VisibleGradeRecord,
 )
-from .messages import CallTiming, ModelCall, TokenTrace, TraceMessage, TraceToolCall, Usage
-from .records import (
+from repozero.traces.messages import CallTiming, ModelCall, TokenTrace, TraceMessage, TraceToolCall, Usage
+from repozero.traces.records import (
     AgentRunRecord,
     EpisodeRecord,
     EpisodeStartRecord,
