@@ -309,11 +309,13 @@ class LocalSandbox:
         return ws.view.read_file(path, max_bytes=max_bytes)
 
     async def put_tree(self, src: Path, dest: str) -> None:
+        """Copy a host folder in, in a worker thread: a big tree would hold the event loop."""
         ws, _ = self._need()
         assert ws.view is not None
-        ws.view.put_tree(Path(src), dest)
+        await anyio.to_thread.run_sync(ws.view.put_tree, Path(src), dest)
 
     async def get_tree(self, src: str, dest: Path) -> None:
+        """Copy a sandbox folder out, in a worker thread: a big tree would hold the event loop."""
         ws, _ = self._need()
         assert ws.view is not None
-        ws.view.get_tree(src, Path(dest))
+        await anyio.to_thread.run_sync(ws.view.get_tree, src, Path(dest))
