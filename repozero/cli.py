@@ -1,21 +1,39 @@
 """The `repozero` command line: a thin composition root over the subpackages.
 
-Each module in `repozero.commands` adds its own subcommands (`register(subparsers)`), so features land
-without editing this file. Bad input exits 2 with a message naming the file, field or flag; a failure at
+Each command module in `repozero.commands` adds its own subcommands (`register(subparsers, parent)`);
+`COMMAND_MODULES` lists them. Bad input exits 2 with a message naming the file, field or flag; a failure at
 run time exits 1; neither prints a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import pkgutil
 import sys
 from collections.abc import Sequence
 
 from repozero import __version__
-from repozero import commands as commands_pkg
-from repozero.commands import Parser, unrecognized
+from repozero.commands import (
+    Parser,
+    agent,
+    anomalies,
+    cache,
+    config,
+    dataset,
+    dataset_generate,
+    endpoints,
+    export,
+    fakellm,
+    oracle_dataset,
+    report,
+    results,
+    run,
+    sandbox_cmds,
+    sweep,
+    traces,
+    traces_export,
+    unrecognized,
+)
+from repozero.commands import eval as eval_command
 from repozero.commands.results import SUBCOMMANDS
 from repozero.config_file import load_config
 from repozero.kernel.errors import RepoZeroError
@@ -23,6 +41,12 @@ from repozero.kernel.log import configure_logging
 from repozero.kernel.runtime import tune_gc
 
 __all__ = ["build_parser", "main"]
+
+COMMAND_MODULES = (
+    agent, anomalies, cache, config, dataset, dataset_generate, endpoints, eval_command, export, fakellm,
+    oracle_dataset, report, results, run, sandbox_cmds, sweep, traces, traces_export,
+)  # fmt: skip
+"""The modules that add commands, each with its `register(subparsers, parent)`, in the order help lists them."""
 
 
 def common_options(suppress: bool = False) -> argparse.ArgumentParser:
@@ -64,8 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"repozero {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     parent = common_options(suppress=True)
-    for info in sorted(pkgutil.iter_modules(commands_pkg.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{commands_pkg.__name__}.{info.name}")
+    for module in COMMAND_MODULES:
         module.register(subparsers, parent)
     return parser
 

@@ -1,4 +1,5 @@
-"""CLI commands. Each module defines `register(subparsers, parent)`; the CLI discovers them all.
+"""CLI commands. Each command module defines `register(subparsers, parent)`; `repozero/cli.py` lists them
+(`COMMAND_MODULES`). The others (`common.py`, `dataset_stats.py`, `executors.py`) are their helpers.
 
 Modules of one command group (e.g. `dataset build` beside `dataset list`) share the group through
 `group()`, so each feature keeps its commands in its own module.

@@ -14,7 +14,7 @@ import msgspec
 from repozero.config_file import load_config
 from repozero.orchestrator.engine.config import Config
 
-__all__ = ["config_from_args", "json_stdout", "print_json", "register"]
+__all__ = ["config_from_args", "json_stdout", "print_json"]
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
@@ -44,7 +44,3 @@ def json_stdout(enabled: bool) -> Iterator[None]:
         sys.stdout.flush()
         os.dup2(saved, 1)
         os.close(saved)
-
-
-def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
-    """Not a command module."""

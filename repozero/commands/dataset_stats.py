@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Console
 from rich.table import Table
 
 from repozero.datasets.stats import DatasetStats, Spread
 
-__all__ = ["print_stats", "register"]
-
-
-def register(subparsers: Any, parent: Any) -> None:
-    """Not a command module (the command is `dataset stats`, registered in `dataset.py`)."""
+__all__ = ["print_stats"]
 
 
 def _spread(spread: Spread | None) -> str:

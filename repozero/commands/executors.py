@@ -49,7 +49,3 @@ def executor_from_args(args: argparse.Namespace) -> Any:
     return RayExecutor(
         args.ray_address, args.ray_storage
     ).join()  # a wrong address fails before anything is written
-
-
-def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
-    """Not a command module."""
