@@ -1,4 +1,4 @@
-"""The grader (DESIGN §5): run a target on a sample's cases in a target-only sandbox and judge strictly.
+"""The grader (docs/grader.md): run a target on a sample's cases in a target-only sandbox and judge strictly.
 
 One batch per sample through the sandbox's in-sandbox driver; statuses per case; one failure category per
 sample in the paper's precedence plus cheat; infra errors reported apart, never as a model's failure.
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
 
 import msgspec
 import structlog
@@ -17,7 +16,7 @@ import structlog
 from repozero.datasets import Case, Sample
 from repozero.kernel.errors import SandboxError
 from repozero.kernel.records import Record
-from repozero.kernel.vocabulary import CaseStatus, FailureCategory
+from repozero.kernel.vocabulary import CaseStatus, FailureCategory, OracleErrorPolicy
 from repozero.oracle.cheats import runtime_flags, scan_target
 from repozero.oracle.compare import Comparator, Diagnosis, compare, diagnose
 from repozero.sandbox import CaseInput, CaseRun, GradingSandbox
@@ -52,7 +51,7 @@ class GradingPolicy(Record, kw_only=True):
     stop_after_timeouts: int = 0
     """K > 0: once K consecutive cases (in case order) time out, the rest are `not_run` — a hanging target
     costs K × timeout, not cases × timeout. Not-run cases count as failed. 0: every case runs."""
-    oracle_error_policy: Literal["drop", "count_as_failure"] = "drop"
+    oracle_error_policy: OracleErrorPolicy = "drop"
     """`count_as_failure` (the public scripts): a scoring grade counts every input the Oracle failed on
     (dropped as `oracle_error` when the dataset was built) as one more failed case."""
 

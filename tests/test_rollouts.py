@@ -246,7 +246,7 @@ async def test_deadlines_infrastructure_failures_and_closed_apis(tmp_path: Path)
         assert {e for e, r in rows.items() if r.status == "truncated"} == cut_ids
         assert all(rows[e].result.reward is None for e in cut_ids)  # type: ignore[union-attr]
         assert cut_ids <= store.finished_ids()  # ended: resume does not run them again
-        assert store.counts() == {"truncated": 4, "infra_failed": 4, "finished": 1}
+        assert store.counts() == {"truncated": 4, "infra_error": 4, "finished": 1}
     finally:
         store.close()
     traced = {e.episode_id: e for e in TraceReader(run_dir / "traces").finished_episodes()}

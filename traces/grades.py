@@ -28,7 +28,9 @@ __all__ = [
 
 
 class GradeSummary(Record, kw_only=True):
-    """Pass rate (PR) and solved (SR) over one set of cases; infra errors are excluded from the rate."""
+    """One grade over one set of cases. `pass_rate` is the fraction of cases passed — the paper's SR, success
+    rate — and `solved` whether every case passed — its PR, pass rate — so a trace reader reads these two
+    names as SR and PR (the trace schema keeps them). Infra errors are excluded from the rate."""
 
     pass_rate: float
     solved: bool

@@ -10,7 +10,7 @@ from typing import Any, Literal, TypeAlias
 import msgspec
 
 from repozero.kernel.records import Record
-from repozero.kernel.vocabulary import AgentTermination, EpisodeStatus, TerminationReason
+from repozero.kernel.vocabulary import AgentTermination, EpisodeEnd, EpisodeStatus, RunEnd
 
 from .grades import (
     FailureCategory,
@@ -34,6 +34,7 @@ __all__ = [
     "AgentRunRecord",
     "AgentTermination",
     "EndpointInfo",
+    "EpisodeEnd",
     "EpisodeRecord",
     "EpisodeStartRecord",
     "EpisodeStatus",
@@ -49,7 +50,6 @@ __all__ = [
     "RunFinishedRecord",
     "RunRecord",
     "ShardOpened",
-    "TerminationReason",
     "TokenDelta",
     "ToolExecutionRecord",
     "TraceRecord",
@@ -102,7 +102,7 @@ class RunRecord(TraceRecordBase, tag="run", kw_only=True):
 class RunFinishedRecord(TraceRecordBase, tag="run_finished", kw_only=True):
     run_id: str
     finished_at: float
-    status: Literal["completed", "interrupted", "failed"]
+    status: RunEnd
     episodes: int = 0
     solved: int = 0
     infra_failures: int = 0
@@ -156,7 +156,7 @@ class EpisodeRecord(TraceRecordBase, tag="episode", kw_only=True):
     policy_model: str
     protocol: str
     status: EpisodeStatus
-    termination_reason: TerminationReason
+    termination_reason: EpisodeEnd
     infra_failure: bool = False
     """The episode failed for infrastructure reasons: mask it out of training, don't count it as a fail."""
     failure_category: FailureCategory | None = None
@@ -338,7 +338,7 @@ class ManifestEntry(Record, kw_only=True):
     attempt: int = 0
     policy_model: str
     status: EpisodeStatus
-    termination_reason: TerminationReason
+    termination_reason: EpisodeEnd
     infra_failure: bool = False
     reward: float = 0.0
     rounds: int = 0

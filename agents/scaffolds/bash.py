@@ -45,7 +45,7 @@ class BashAgent(Scaffold):
             if len(blocks) != 1:
                 budget.format_errors += 1
                 if budget.format_errors > self.limits.max_format_errors:
-                    return budget.result("format_errors", message=text)
+                    return budget.result("format_error", message=text)
                 conv.add("user", render("format_error.txt", found=len(blocks)))
                 continue
             budget.format_errors = 0

@@ -25,7 +25,6 @@ __all__ = [
     "AgentResult",
     "Budget",
     "Conversation",
-    "ExitStatus",
     "NullHooks",
     "Scaffold",
     "SourceRunner",
@@ -36,7 +35,6 @@ __all__ = [
 ]
 
 SUBMIT_COMMAND = "echo REPOZERO_SUBMIT"
-ExitStatus = AgentExit
 SourceRunner = Callable[[list[str], bytes | None], Awaitable[tuple[bytes, int] | str]]
 """Black-box access to the source (`oracle_access: tool`): stdout and exit code, or a refusal message."""
 
@@ -76,7 +74,7 @@ class AgentLimits(Record, kw_only=True):
 class AgentResult(Record, kw_only=True):
     """Exactly one per invocation: how it ended and what it used."""
 
-    exit_status: ExitStatus
+    exit_status: AgentExit
     steps: int
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -178,7 +176,7 @@ class Budget:
     def steps_left(self) -> int:
         return self.limits.step_limit - self.steps
 
-    def exhausted(self) -> ExitStatus | None:
+    def exhausted(self) -> AgentExit | None:
         limits = self.limits
         if self.steps >= limits.step_limit:
             return "step_limit"
@@ -190,7 +188,7 @@ class Budget:
             return "time_limit"
         return None
 
-    def result(self, status: ExitStatus, *, error: str = "", message: str = "") -> AgentResult:
+    def result(self, status: AgentExit, *, error: str = "", message: str = "") -> AgentResult:
         return AgentResult(
             exit_status=status,
             steps=self.steps,

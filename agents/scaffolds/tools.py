@@ -89,7 +89,7 @@ class ToolsAgent(Scaffold):
                 return budget.result("submitted", message=finished)
             budget.format_errors = budget.format_errors + 1 if malformed else 0
             if budget.format_errors > self.limits.max_format_errors:
-                return budget.result("format_errors", message=response.message.content)
+                return budget.result("format_error", message=response.message.content)
         return budget.result(spent)
 
     def _format_error(
@@ -97,7 +97,7 @@ class ToolsAgent(Scaffold):
     ) -> AgentResult | None:
         budget.format_errors += 1
         if budget.format_errors > self.limits.max_format_errors:
-            return budget.result("format_errors", message=response.message.content)
+            return budget.result("format_error", message=response.message.content)
         conv.add("user", text)
         return None
 

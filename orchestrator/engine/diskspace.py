@@ -2,7 +2,7 @@
 
 When the run directory's disk fills, every write fails at once — the results store, the trace shard, the
 action log, the target snapshots. Counted as episode failures, they would label every remaining episode
-`infra_failed` and leave half-written files. Instead any failure caused by a full disk becomes one
+`infra_error` and leave half-written files. Instead any failure caused by a full disk becomes one
 `DiskFullError` naming the file, the run stops, and a small reserve file written at the start is given
 back so the stores can still flush what they hold and mark the running episodes interrupted.
 """

@@ -28,6 +28,7 @@ from repozero.agents.scaffolds import AgentResult, Conversation
 from repozero.agents.tester import InputProposer
 from repozero.datasets import Case, Sample
 from repozero.kernel.errors import OracleError
+from repozero.kernel.vocabulary import AgentExit
 from repozero.oracle import GroundTruthRequest, env_spec, program_ref
 from repozero.oracle.compare import byte_diff
 from repozero.oracle.evaluate import GradeJob, grade_one, toolchain_for
@@ -77,7 +78,7 @@ class Episode:
         self.timings = {"model": 0.0, "sandbox": 0.0, "oracle": 0.0, "grade": 0.0}
         self.rounds: list[RoundResult] = []
         self.hidden_grades: list[SampleGrade] = []
-        self.last_exit = "submitted"
+        self.last_exit: AgentExit = "submitted"
         self.source = SourceAccess(ctx, sample_id) if p.oracle_access == "tool" else None
         """The coder's `run_source` tool, one query budget for the whole episode."""
 

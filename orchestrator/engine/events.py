@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from repozero.datasets import Case
 from repozero.kernel.records import Record
-from repozero.kernel.vocabulary import EpisodeStatus, FailureCategory
+from repozero.kernel.vocabulary import EpisodeState, episode_status
 from repozero.oracle import Verdict
 from repozero.oracle.grading import SampleGrade
 from repozero.orchestrator.engine.results import (
@@ -166,18 +166,15 @@ def episode_rewards(result: EpisodeResult, rounds: list[RoundResult]) -> Rewards
     )
 
 
-_STATUS: dict[str, EpisodeStatus] = {"infra_error": "error", "solved": "solved", "cancelled": "cancelled"}
-
-
 def episode_finished_event(
     tag: EpisodeTag,
     result: EpisodeResult,
     rewards: Rewards,
     reward: float,
     started: float,
-    status: str = "finished",
+    status: EpisodeState = "finished",
 ) -> EpisodeScored:
-    """The episode's trace record, and its result for the store (`status`: finished, infra_failed or
+    """The episode's trace record, and its result for the store (`status`: finished, infra_error or
     truncated). `reward` is `REWARD_FORMULA` over `rewards`, computed once by the caller."""
     reason = result.termination
     t = result.timings
@@ -193,10 +190,10 @@ def episode_finished_event(
             attempt=result.attempt,
             policy_model=tag.model,
             protocol=tag.protocol,
-            status=_STATUS.get(reason, "failed"),
+            status=episode_status(reason),
             termination_reason=reason,
             infra_failure=result.infra_error,  # type: ignore[arg-type]
-            failure_category=cast("FailureCategory | None", result.failure_category),
+            failure_category=result.failure_category,
             cheat_flags=result.cheat_flags,  # type: ignore[arg-type]
             rewards=rewards,
             reward=reward,

@@ -13,6 +13,7 @@ from typing import Literal
 
 from repozero.kernel.errors import UsageError
 from repozero.kernel.records import Record
+from repozero.kernel.vocabulary import OracleErrorPolicy
 from repozero.oracle.grading import GradingPolicy
 
 __all__ = ["PROTOCOLS", "Protocol", "get_protocol"]
@@ -40,7 +41,7 @@ class Protocol(Record, kw_only=True):
     oracle_repeats: int = 5
     # grading
     comparator: Literal["strict", "paper_compat"] = "strict"
-    oracle_error_policy: Literal["drop", "count_as_failure"] = "drop"
+    oracle_error_policy: OracleErrorPolicy = "drop"
     case_timeout_s: float = 5.0
     stop_after_timeouts: int = 0
     """K > 0: a grade stops after K consecutive timed-out cases (in case order); the rest are `not_run`,

@@ -7,7 +7,7 @@ results store (`results.py`) reads and writes SQLite; kept apart so those reader
 from __future__ import annotations
 
 from repozero.kernel.records import Record
-from repozero.kernel.vocabulary import TerminationReason
+from repozero.kernel.vocabulary import AgentExit, EpisodeEnd, EpisodeExit, EpisodeState, FailureCategory
 from repozero.traces import EpisodeFinished, RoundFinished
 
 __all__ = [
@@ -25,12 +25,12 @@ class RoundResult(Record, kw_only=True):
     """One ACE round: the coder's exit, the visible grade that fed back, the hidden grade that scores."""
 
     round: int
-    coder_exit: str
+    coder_exit: AgentExit
     visible_passed: bool
     visible_success_rate: float
     hidden_passed: bool
     hidden_success_rate: float
-    failure_category: str | None
+    failure_category: FailureCategory | None
     cheat_flags: list[str] = []
     infra_error: bool = False
     fresh_proposed: int = 0
@@ -58,12 +58,12 @@ class EpisodeResult(Record, kw_only=True):
     attempt: int
     passed: bool | None
     success_rate: float
-    failure_category: str | None
+    failure_category: FailureCategory | None
     cheat_flags: list[str]
     infra_error: bool
     infra_detail: str = ""
     rounds_used: int
-    exit_status: str
+    exit_status: EpisodeExit
     tokens_in: int = 0
     tokens_out: int = 0
     cached_tokens: int = 0
@@ -91,7 +91,7 @@ class EpisodeResult(Record, kw_only=True):
         return self.cost
 
     @property
-    def termination(self) -> TerminationReason:
+    def termination(self) -> EpisodeEnd:
         """Why the episode ended: `solved`, `infra_error`, a budget (`step_limit`, …) or `rounds_exhausted`."""
         if self.infra_error:
             return "infra_error"
@@ -121,10 +121,10 @@ class RoundScored(RoundFinished, kw_only=True):  # type: ignore[call-arg,misc]
 
 
 class EpisodeScored(EpisodeFinished, kw_only=True):  # type: ignore[call-arg,misc]
-    """An episode's trace event with its result and store status (`finished` or `infra_failed`)."""
+    """An episode's trace event with its result and the state its store row ends in."""
 
     result: EpisodeResult
-    status: str = "finished"
+    status: EpisodeState = "finished"
 
 
 class EpisodeRow(Record, kw_only=True):
@@ -133,7 +133,7 @@ class EpisodeRow(Record, kw_only=True):
     episode_id: str
     sample: str
     attempt: int
-    status: str
+    status: EpisodeState
     result: EpisodeResult | None = None
 
 

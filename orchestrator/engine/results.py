@@ -18,11 +18,12 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
 from repozero.kernel.errors import DiskFullError, UsageError
+from repozero.kernel.vocabulary import EpisodeState
 from repozero.orchestrator.engine.result_records import (
     CaseRow,
     EpisodeResult,
@@ -53,7 +54,7 @@ CREATE TABLE IF NOT EXISTS episodes (
     sample TEXT NOT NULL,
     attempt INTEGER NOT NULL,
     group_id TEXT NOT NULL,
-    status TEXT NOT NULL,            -- running | finished | infra_failed | truncated | interrupted
+    status TEXT NOT NULL,            -- an EpisodeState: running | finished | infra_error | truncated | interrupted
     started_at REAL,
     finished_at REAL,
     result TEXT                      -- EpisodeResult as JSON once finished
@@ -77,6 +78,20 @@ CREATE TABLE IF NOT EXISTS cases (
 """
 
 
+T = TypeVar("T")
+
+_LEGACY_STATES = {"infra_failed": "infra_error"}
+"""Store states as runs made before the vocabulary was unified wrote them; read (and migrated) as today's."""
+_MIGRATE_STATES = "UPDATE episodes SET status = 'infra_error' WHERE status = 'infra_failed'"
+_LEGACY_EXITS = (b'"format_errors"', b'"format_error"')
+"""An agent exit's older spelling in stored results (`exit_status`, `coder_exit`)."""
+
+
+def _decode(raw: str | bytes, kind: type[T]) -> T:
+    data = raw.encode() if isinstance(raw, str) else raw
+    return msgspec.json.decode(data.replace(*_LEGACY_EXITS), type=kind)
+
+
 class ResultsStore:
     """A thin, synchronous store: each call is one sub-millisecond transaction."""
 
@@ -86,6 +101,7 @@ class ResultsStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} COMMIT;")  # one commit: all tables or none
+        self._db.execute(_MIGRATE_STATES)
 
     @classmethod
     def open_readonly(cls, path: Path) -> ResultsStore:
@@ -145,7 +161,7 @@ class ResultsStore:
                 ],
             )
 
-    def finish_episode(self, result: EpisodeResult, status: str = "finished") -> None:
+    def finish_episode(self, result: EpisodeResult, status: EpisodeState = "finished") -> None:
         with self._tx() as db:
             db.execute(
                 "UPDATE episodes SET status = ?, finished_at = ?, result = ? WHERE episode_id = ?",
@@ -181,10 +197,10 @@ class ResultsStore:
 
     def episode_results(self) -> list[EpisodeResult]:
         rows = self._db.execute("SELECT result FROM episodes WHERE status = 'finished' ORDER BY episode_id")
-        return [msgspec.json.decode(r[0], type=EpisodeResult) for r in rows]
+        return [_decode(r[0], EpisodeResult) for r in rows]
 
     def episode_rows(self) -> list[EpisodeRow]:
-        """Every episode with its status; `result` is set once one was recorded (finished, infra_failed)."""
+        """Every episode with its state; `result` is set once one was recorded (finished, infra_error)."""
         rows = self._db.execute(
             "SELECT episode_id, sample, attempt, status, result FROM episodes ORDER BY episode_id"
         )
@@ -193,8 +209,8 @@ class ResultsStore:
                 episode_id=r[0],
                 sample=r[1],
                 attempt=r[2],
-                status=r[3],
-                result=msgspec.json.decode(r[4], type=EpisodeResult) if r[4] else None,
+                status=_LEGACY_STATES.get(r[3], r[3]),
+                result=_decode(r[4], EpisodeResult) if r[4] else None,
             )
             for r in rows
         ]
@@ -203,14 +219,14 @@ class ResultsStore:
         rows = self._db.execute(
             "SELECT result FROM rounds WHERE episode_id = ? ORDER BY round", (episode_id,)
         )
-        return [msgspec.json.decode(r[0], type=RoundResult) for r in rows]
+        return [_decode(r[0], RoundResult) for r in rows]
 
     def all_rounds(self) -> dict[str, list[RoundResult]]:
         out: dict[str, list[RoundResult]] = {}
         for episode_id, raw in self._db.execute(
             "SELECT episode_id, result FROM rounds ORDER BY episode_id, round"
         ):
-            out.setdefault(episode_id, []).append(msgspec.json.decode(raw, type=RoundResult))
+            out.setdefault(episode_id, []).append(_decode(raw, RoundResult))
         return out
 
     def case_rows(self, episode_id: str, round_index: int | None = None) -> list[CaseRow]:
@@ -225,7 +241,11 @@ class ResultsStore:
         ]
 
     def counts(self) -> dict[str, int]:
-        return dict(self._db.execute("SELECT status, COUNT(*) FROM episodes GROUP BY status").fetchall())
+        counts: dict[str, int] = {}
+        for status, n in self._db.execute("SELECT status, COUNT(*) FROM episodes GROUP BY status"):
+            state = _LEGACY_STATES.get(status, status)
+            counts[state] = counts.get(state, 0) + n
+        return counts
 
 
 _HEADER = b"SQLite format 3\0"
@@ -303,7 +323,7 @@ def _quick_check(path: Path) -> str:
 def summarize(store: ResultsStore, episodes: int, interrupted: bool, *, run_dir: str = "") -> RunSummary:
     """Pass and success rates over the scored episodes the store has finished (infra failures apart)."""
     results = store.episode_results()
-    infra = store.counts().get("infra_failed", 0)
+    infra = store.counts().get("infra_error", 0)
     scored = [r for r in results if not r.infra_error]
     n = len(scored)
     return RunSummary(

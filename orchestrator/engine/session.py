@@ -25,6 +25,7 @@ from repozero.agents.provider import ModelProvider, open_provider
 from repozero.datasets import Dataset
 from repozero.kernel.errors import RepoZeroError
 from repozero.kernel.log import EVENTS_FILE, configure_logging, only_run_log, run_log
+from repozero.kernel.vocabulary import EpisodeState
 from repozero.oracle import Oracle, open_oracle
 from repozero.orchestrator.engine.actions import ACTIONS_FILE, ActionLog
 from repozero.orchestrator.engine.config import Config
@@ -206,7 +207,7 @@ class Session:
                         result = await _try_episode(ctx, key, try_no)
                         if not result.infra_error:
                             return result
-                    return _infra_failed(ctx, key, result.infra_detail)
+                    return _record_infra_error(ctx, key, result.infra_detail)
                 return _truncated(ctx, key)
 
     def _episode_context(
@@ -334,7 +335,7 @@ async def _try_episode(ctx: RunContext, key: EpisodeKey, try_no: int) -> Episode
 
 
 def _record(
-    ctx: RunContext, result: EpisodeResult, started: float, status: str = "finished"
+    ctx: RunContext, result: EpisodeResult, started: float, status: EpisodeState = "finished"
 ) -> EpisodeResult:
     """The episode's rewards and its reward, computed once, into its trace record and (when it finished) its
     result; the event goes on the bus, whose results store commits it first. An infrastructure failure or a
@@ -369,9 +370,9 @@ def _infra_result(ctx: RunContext, key: EpisodeKey, error: str) -> EpisodeResult
     )
 
 
-def _infra_failed(ctx: RunContext, key: EpisodeKey, error: str) -> EpisodeResult:
+def _record_infra_error(ctx: RunContext, key: EpisodeKey, error: str) -> EpisodeResult:
     """Every try failed for infrastructure reasons: recorded once, apart, never scored."""
-    return _record(ctx, _infra_result(ctx, key, error), time.time(), status="infra_failed")
+    return _record(ctx, _infra_result(ctx, key, error), time.time(), status="infra_error")
 
 
 def _truncated(ctx: RunContext, key: EpisodeKey) -> EpisodeResult:

@@ -14,10 +14,15 @@ __all__ = [
     "AgentTermination",
     "CaseStatus",
     "DropReason",
+    "EpisodeEnd",
+    "EpisodeExit",
+    "EpisodeState",
     "EpisodeStatus",
     "FailureCategory",
-    "TerminationReason",
+    "OracleErrorPolicy",
+    "RunEnd",
     "agent_termination",
+    "episode_status",
 ]
 
 CaseStatus = Literal["pass", "wrong_output", "runtime_error", "timeout", "oom", "not_run", "infra_error"]
@@ -37,7 +42,7 @@ AgentExit = Literal[
     "cost_limit",
     "time_limit",
     "context_limit",
-    "format_errors",
+    "format_error",
     "model_error",
 ]
 """How one agent invocation ended, as the scaffold reports it."""
@@ -48,12 +53,32 @@ AgentTermination = Literal[
 ]  # fmt: skip
 """How an agent run ended, as the trace schema records it (`agent_termination` maps an `AgentExit`)."""
 
-EpisodeStatus = Literal["solved", "failed", "error", "cancelled"]
-TerminationReason = Literal[
+EpisodeEnd = Literal[
     "solved", "rounds_exhausted", "step_limit", "token_limit", "cost_limit", "time_limit", "infra_error",
     "cancelled",
 ]  # fmt: skip
-"""Why an episode ended (`EpisodeResult.termination`, the trace's `termination_reason`)."""
+"""How an episode ended — the one word for it (`EpisodeResult.termination`, the trace's `termination_reason`).
+An infrastructure failure is `infra_error` wherever it is spelled (a case, an episode, a store row)."""
+
+EpisodeExit = AgentExit | Literal["infra_error", "truncated"]
+"""What an episode's result records (`EpisodeResult.exit_status`): its last agent's exit, or `infra_error`
+(no agent's exit ends it), or `truncated` (cut at a trainer's deadline). `EpisodeResult.termination` turns it
+into the episode's `EpisodeEnd`."""
+
+EpisodeStatus = Literal["solved", "failed", "error", "cancelled"]
+"""The trace's coarse view of an `EpisodeEnd` (`episode_status`): a reader filters on it without the list of
+budgets; `error` is an `infra_error`."""
+
+EpisodeState = Literal["running", "finished", "infra_error", "truncated", "interrupted"]
+"""Where an episode's row in a run's results store stands: running, or ended (finished and scored, an
+infrastructure failure recorded apart, truncated at a deadline), or interrupted with its run."""
+
+RunEnd = Literal["completed", "interrupted", "failed"]
+"""How a run ended (the trace's `run_finished` record)."""
+
+OracleErrorPolicy = Literal["drop", "count_as_failure"]
+"""What grading does with the inputs the Oracle failed on when a dataset was built: leave them out, or count
+each as one more failed case (a protocol's `oracle_error_policy`)."""
 
 _AGENT_TERMINATION: dict[AgentExit, AgentTermination] = {
     "submitted": "submitted",
@@ -62,7 +87,7 @@ _AGENT_TERMINATION: dict[AgentExit, AgentTermination] = {
     "cost_limit": "cost_limit",
     "time_limit": "time_limit",
     "context_limit": "model_error",
-    "format_errors": "format_error",
+    "format_error": "format_error",
     "model_error": "model_error",
 }
 
@@ -70,3 +95,15 @@ _AGENT_TERMINATION: dict[AgentExit, AgentTermination] = {
 def agent_termination(exit_status: AgentExit) -> AgentTermination:
     """The trace's word for an agent's exit (a context overflow is the model's error, as traces count it)."""
     return _AGENT_TERMINATION[exit_status]
+
+
+_EPISODE_STATUS: dict[EpisodeEnd, EpisodeStatus] = {
+    "solved": "solved",
+    "infra_error": "error",
+    "cancelled": "cancelled",
+}
+
+
+def episode_status(end: EpisodeEnd) -> EpisodeStatus:
+    """The trace's coarse status of an episode that ended so: every other end is `failed`."""
+    return _EPISODE_STATUS.get(end, "failed")

@@ -18,7 +18,7 @@ from .environment import (
 from .types import (
     CallInfo,
     ConversationLog,
-    DropReason,
+    FilterReason,
     EndpointRef,
     Filters,
     Group,
@@ -33,7 +33,7 @@ __all__ = [
     "Action",
     "CallInfo",
     "ConversationLog",
-    "DropReason",
+    "FilterReason",
     "EndpointRef",
     "Exec",
     "Filters",

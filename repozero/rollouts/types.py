@@ -15,7 +15,7 @@ from repozero.traces import TokenFidelity, TraceMessage
 __all__ = [
     "CallInfo",
     "ConversationLog",
-    "DropReason",
+    "FilterReason",
     "EndpointRef",
     "Filters",
     "Group",
@@ -31,7 +31,7 @@ SegmentStart = Literal["first", "new_conversation", "prefix_mismatch", "no_promp
 session); a prompt that does not extend the previous call's prompt + completion (history edited or
 trimmed); or a call whose server returned completion ids but no prompt ids."""
 
-DropReason = Literal["truncated", "infra", "zero_variance"]
+FilterReason = Literal["truncated", "infra", "zero_variance"]
 
 
 class EndpointRef(Record, kw_only=True):
@@ -197,6 +197,6 @@ class Group(Record, kw_only=True):
     sample_id: str
     trajectories: list[Trajectory] = []
     dropped: dict[str, int] = {}
-    """Trajectories the filters left out, by `DropReason`."""
+    """Trajectories the filters left out, by `FilterReason`."""
     requested: int = 0
     """How many episodes the group ran (`n`)."""

@@ -137,4 +137,4 @@ def test_dockerd_restart_mid_run_then_kill_9_and_reap(daemon: Daemon, tmp_path: 
     con.close()
     # nothing scored as the model's failure: buggy-then-fix always fixes its bug in round 1
     assert all('"passed":true' in r[0] for r in scored), scored
-    assert set(statuses.values()) <= {"finished", "infra_failed"}
+    assert set(statuses.values()) <= {"finished", "infra_error"}

@@ -110,7 +110,7 @@ def test_a_hostile_endpoint_labels_episodes_infra(tmp_path: Path, mode: str) -> 
     # nothing was scored: no rate (null), not a 0 that reads as the model's (issue 43's honest summaries)
     assert summary["infra_failures"] == 2 and summary["scored"] == 0 and summary["pass_rate"] is None, summary
     statuses = H.assert_each_episode_once(run_dir)
-    assert set(statuses.values()) == {"infra_failed"}  # never the model's failure
+    assert set(statuses.values()) == {"infra_error"}  # never the model's failure
     if mode == "huge":
         assert "larger than 32 MiB" in proc.stderr
         traces = sum(p.stat().st_size for p in (run_dir / "traces").rglob("*") if p.is_file())
@@ -137,6 +137,6 @@ def test_streams_cut_mid_token_and_invalid_tool_arguments_end_each_episode_once(
     H.assert_no_traceback(proc.stderr)
     assert proc.returncode == 0, proc.stderr[-3000:]
     statuses = H.assert_each_episode_once(run_dir)
-    assert set(statuses.values()) <= {"finished", "infra_failed"}
+    assert set(statuses.values()) <= {"finished", "infra_error"}
     health = (tmp_path / "server.log").read_text()
     assert "Traceback" not in health
