@@ -1,4 +1,4 @@
-"""The dataset records (DESIGN §3): what a sample is, what a case is, and what survived the Oracle.
+"""The dataset records: what a sample is, what a case is, and what survived the Oracle.
 
 Every persisted record carries `schema_version`; inputs are argv lists end to end, never shell strings.
 """
@@ -99,7 +99,7 @@ class TestProgram(Record, kw_only=True):
     `path` is relative to the sample's `program/` folder, which is copied whole into the Oracle's scratch.
     """
 
-    __test__ = False  # not a pytest class, despite the name DESIGN gives it
+    __test__ = False  # not a pytest class, despite its name
     path: str
     language: Literal["python", "c", "cpp"] = "python"
 

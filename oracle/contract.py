@@ -1,4 +1,4 @@
-"""The case-execution contract (DESIGN §4), in one place so the Oracle and the grader cannot drift apart.
+"""The case-execution contract (docs/oracle.md), in one place so the Oracle and the grader cannot drift apart.
 
 argv exactly as stored (a list, never a shell string); stdin the stored bytes or /dev/null; an environment
 of only `PATH` (toolchain dirs), `LANG`/`LC_ALL=C.UTF-8`, `TZ=UTC`, `HOME` (a scratch dir); cwd the target

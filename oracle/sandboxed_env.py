@@ -1,4 +1,4 @@
-"""Source environments whose fork servers run in a local sandbox (DESIGN §4: the source in its own sandbox).
+"""Source environments whose fork servers run in a local sandbox: the source in its own (docs/oracle.md).
 
 The venv is built and cached on the host exactly as `LocalVenvEnvironment` builds it; only running the
 source moves: one local sandbox per environment (toolchain `python-source`: no network, its own PID and

@@ -1,4 +1,4 @@
-"""The one `Sandbox` contract every backend implements and every caller depends on (DESIGN §6).
+"""The one `Sandbox` contract every backend implements and every caller depends on (docs/sandbox.md).
 
 Time limits are the caller's: wrap a call in `anyio.fail_after(...)` (or any cancel scope with a deadline);
 the backend reads `anyio.current_effective_deadline()` and enforces the same deadline inside the sandbox,
@@ -60,7 +60,7 @@ class CaseInput(Record, kw_only=True):
 
 
 class CaseRun(Record, kw_only=True):
-    """One case's run inside the sandbox under the case-execution contract (DESIGN §4)."""
+    """One case's run inside the sandbox under the case-execution contract (docs/oracle.md)."""
 
     id: str
     stdout: bytes

@@ -74,7 +74,7 @@ def docker_errors(what: str) -> Iterator[None]:
 
 
 class DockerClient:
-    """One aiodocker client for the whole process; API calls share a limiter (DESIGN §9 "Docker API calls").
+    """One aiodocker client for the whole process; API calls share a limiter (docs/scale.md: `docker_api`).
 
     Attached streams (persistent shells, processes) hold a connection each for their lifetime, so the
     connection pool is sized apart from the API limiter: `connections` ≥ sandboxes × (2 + processes) + calls.

@@ -1,4 +1,4 @@
-"""`repozero eval`: grade one target, or every sample's gold reference, strictly (DESIGN §5)."""
+"""`repozero eval`: grade one target, or every sample's gold reference, strictly (docs/grader.md)."""
 
 from __future__ import annotations
 
