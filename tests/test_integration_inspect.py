@@ -1,6 +1,6 @@
 """inspect-ai, for real: `inspect eval repozero/repozero` (found by our entry point) in the `repozero` sandbox
-against the loopback server, gold → 1.0 and never → 0.0 on three samples, read back with `inspect log dump`;
-and no hidden case reaches a message the agent sees.
+against the loopback server, gold → 1.0 on three samples and never → 0.0 on three others (one run), read
+back with `inspect log dump`; and no hidden case reaches a message the agent sees.
 
 inspect-ai lives in its own virtual environment (scripts/setup.d/61-inspect-verifiers.sh), so it runs as a
 command, as a user runs it.
@@ -25,6 +25,9 @@ DATA = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
 VENV = Path(os.environ.get("REPOZERO_INSPECT_VENV") or DATA / "repozero" / "venvs" / "inspect-ai")
 INSPECT = VENV / "bin" / "inspect"
 SAMPLES = ["base58-check", "roman-numerals", "slugify-basic"]
+NEVER = ["base58-text", "roman-batch", "slugify-options"]
+MIX = "mix:" + ",".join(f"gold@{s}" for s in SAMPLES) + ",never@*"
+"""One inspect run: the loopback server plays `gold` on SAMPLES and `never` on NEVER (one start-up, not two)."""
 MISSING = None if INSPECT.exists() else f"{INSPECT} missing: run scripts/setup.d/61-inspect-verifiers.sh"
 needs_inspect = pytest.mark.skipif(MISSING is not None and not os.environ.get("CI"), reason=str(MISSING))
 
@@ -35,9 +38,9 @@ def _forms(case: Any, entry: list[str]) -> set[str]:
     as `1` are everywhere)."""
     out = (case.expected_stdout or b"").decode("utf-8", "replace")
     stdin = (case.stdin or b"").decode("utf-8", "replace")
-    forms = (
-        {json.dumps(case.argv, ensure_ascii=False), shlex.join([*entry, *case.argv])} if case.argv else set()
-    )
+    # a command line counts where a line ends with it (`node x.mjs --mode decode` also begins longer commands)
+    command = shlex.join([*entry, *case.argv]) + "\n"
+    forms = {json.dumps(case.argv, ensure_ascii=False), command} if case.argv else set()
     forms |= {json.dumps(text, ensure_ascii=False) for text in (out, stdin) if len(text) >= 12}
     return forms | ({out} if len(out) >= 40 else set())
 
@@ -81,12 +84,12 @@ def test_the_audit_finds_every_hidden_case_shown() -> None:
         )
 
 
-async def _eval(policy: str, logs: Path) -> dict[str, Any]:
-    async with start_fake_server(policy, "builtin:py2js-lite") as url:
+async def _eval(logs: Path) -> dict[str, Any]:
+    async with start_fake_server(MIX, "builtin:py2js-lite") as url:
         env = {**os.environ, "OPENAI_BASE_URL": f"{url}/v1", "OPENAI_API_KEY": "unused"}
         await anyio.run_process(
-            [str(INSPECT), "eval", "repozero/repozero", "--sample-id", ",".join(SAMPLES),
-             "--model", f"openai/fake-{policy}", "-M", "responses_api=false",
+            [str(INSPECT), "eval", "repozero/repozero", "--sample-id", ",".join(SAMPLES + NEVER),
+             "--model", "openai/fake-mix", "-M", "responses_api=false",
              "--log-dir", str(logs), "--display", "none"],
             env=env, check=True,
         )  # fmt: skip
@@ -110,17 +113,16 @@ def _texts(log: dict[str, Any]) -> list[str]:
 @pytest.mark.anyio
 async def test_inspect_eval_gold_scores_one_never_zero_and_hides_hidden_cases(tmp_path: Path) -> None:
     with anyio.fail_after(240):
-        gold = await _eval("gold", tmp_path / "gold")
-        never = await _eval("never", tmp_path / "never")
-    for log, expected in ((gold, 1.0), (never, 0.0)):
-        assert log["status"] == "success", log.get("error")
-        metrics = {s["name"]: s["metrics"]["mean"]["value"] for s in log["results"]["scores"]}
-        assert metrics["pass"] == expected
-        assert sorted(s["id"] for s in log["samples"]) == sorted(SAMPLES)
-        for sample in log["samples"]:
-            score = sample["scores"]["repozero_grader"]
-            assert score["value"]["pass"] == expected
-            assert (score["metadata"]["failure_category"] is None) == (expected == 1.0)
-            assert sample["messages"][1]["content"].startswith(f"<!-- repozero: sample={sample['id']} ")
-    assert metrics["success_rate"] < 1.0  # the never policy's planted bugs fail some cases, not all
-    assert hidden_leaks("builtin:py2js-lite", SAMPLES, _texts(gold) + _texts(never)) == []
+        log = await _eval(tmp_path / "logs")
+    assert log["status"] == "success", log.get("error")
+    assert sorted(s["id"] for s in log["samples"]) == sorted(SAMPLES + NEVER)
+    metrics = {s["name"]: s["metrics"]["mean"]["value"] for s in log["results"]["scores"]}
+    assert metrics["pass"] == 0.5  # three golds at 1.0, three nevers at 0.0
+    for sample in log["samples"]:
+        score = sample["scores"]["repozero_grader"]
+        gold = sample["id"] in SAMPLES
+        assert score["value"]["pass"] == (1.0 if gold else 0.0), sample["id"]
+        assert (score["value"]["success_rate"] == 1.0) is gold  # the planted bugs fail some cases, not all
+        assert (score["metadata"]["failure_category"] is None) is gold
+        assert sample["messages"][1]["content"].startswith(f"<!-- repozero: sample={sample['id']} ")
+    assert hidden_leaks("builtin:py2js-lite", SAMPLES + NEVER, _texts(log)) == []
