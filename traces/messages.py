@@ -14,6 +14,7 @@ from repozero.kernel.records import Record
 __all__ = [
     "SCHEMA_VERSION",
     "BlobRef",
+    "CallFields",
     "CallTiming",
     "Data",
     "ModelCall",
@@ -26,6 +27,7 @@ __all__ = [
     "TraceRecordBase",
     "TraceToolCall",
     "Usage",
+    "call_fields",
 ]
 
 SCHEMA_VERSION = 1
@@ -123,12 +125,9 @@ class RetryAttempt(Record, kw_only=True):
     wait_s: float = 0.0
 
 
-class ModelCall(Record, kw_only=True):
-    """One model call, whole: the payload of `ModelCalled`, and what a trace reader reconstructs.
-
-    On disk it is a `ModelCallRecord`: only the messages not shared with the previous call of the same
-    conversation, plus a reference to that call.
-    """
+class CallFields(TraceRecordBase, kw_only=True):
+    """What a model call is, the same whole (`ModelCall`) and on disk (`ModelCallRecord`), which add its
+    messages, tools and token ids each in their own form."""
 
     call_id: str
     episode_id: str
@@ -142,8 +141,6 @@ class ModelCall(Record, kw_only=True):
     endpoint: str = ""
     replica: str = ""
     """Which replica of the endpoint served the call (its base URL)."""
-    messages: list[TraceMessage]
-    tools: list[dict[str, Any]] = []
     params: dict[str, Any] = {}
     """The sampling parameters actually sent (temperature, top_p, max_tokens, seed, ...)."""
     response: TraceMessage
@@ -152,9 +149,25 @@ class ModelCall(Record, kw_only=True):
     timing: CallTiming
     retries: list[RetryAttempt] = []
     token_fidelity: TokenFidelity = "none"
-    tokens: TokenTrace | None = None
     request_id: str = ""
     reasoning_history: str = ""
     """The endpoint's `reasoning_history` policy (`keep`, `drop`, `last_only`, `inline`): whether the
     reasoning of earlier assistant turns in `messages` was sent, or only recorded ("" in traces written
     before it was)."""
+
+
+def call_fields(call: CallFields) -> dict[str, Any]:
+    """The fields a `ModelCall` and a `ModelCallRecord` share, by name (to build one from the other)."""
+    return {name: getattr(call, name) for name in CallFields.__struct_fields__ if name != "schema_version"}
+
+
+class ModelCall(CallFields, kw_only=True):
+    """One model call, whole: the payload of `ModelCalled`, and what a trace reader reconstructs.
+
+    On disk it is a `ModelCallRecord`: only the messages not shared with the previous call of the same
+    conversation, plus a reference to that call.
+    """
+
+    messages: list[TraceMessage]
+    tools: list[dict[str, Any]] = []
+    tokens: TokenTrace | None = None

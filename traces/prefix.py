@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .frames import TraceFormatError
-from .messages import ModelCall, TokenTrace, TraceMessage
+from .messages import ModelCall, TokenTrace, TraceMessage, call_fields
 from .records import ModelCallRecord, PrefixRef, TokenDelta
 
 __all__ = ["PrefixDecoder", "PrefixEncoder", "common_prefix_len"]
@@ -98,14 +98,12 @@ class PrefixEncoder(_Conversations):
         prefix = PrefixRef(call_id=prev.call_id, length=shared) if prev else None
         same_tools = prev is not None and (prev.tools is call.tools or prev.tools == call.tools)
         return ModelCallRecord(
-            call_id=call.call_id, episode_id=call.episode_id, conversation_id=call.conversation_id,
-            role=call.role, round=call.round, step=call.step, model=call.model, endpoint=call.endpoint,
-            replica=call.replica, prefix=prefix, delta=delta, tools=None if same_tools else call.tools,
-            params=call.params, response=response, finish_reason=call.finish_reason, usage=call.usage,
-            timing=call.timing, retries=call.retries, token_fidelity=call.token_fidelity,
-            tokens=_token_delta(prev.tokens if prev else None, call.tokens), request_id=call.request_id,
-            reasoning_history=call.reasoning_history,
-        )  # fmt: skip
+            **{**call_fields(call), "response": response},
+            prefix=prefix,
+            delta=delta,
+            tools=None if same_tools else call.tools,
+            tokens=_token_delta(prev.tokens if prev else None, call.tokens),
+        )
 
 
 def _token_delta(prev: TokenTrace | None, tokens: TokenTrace | None) -> TokenDelta | None:
@@ -142,14 +140,7 @@ class PrefixDecoder(_Conversations):
         tools = rec.tools if rec.tools is not None else (prev.tools if prev else [])
         tokens = _tokens(prev.tokens if prev else None, rec.tokens)
         self._open[key] = _Conversation(rec.call_id, [*messages, rec.response], tokens, tools)
-        return ModelCall(
-            call_id=rec.call_id, episode_id=rec.episode_id, conversation_id=rec.conversation_id,
-            role=rec.role, round=rec.round, step=rec.step, model=rec.model, endpoint=rec.endpoint,
-            replica=rec.replica, messages=messages, tools=tools, params=rec.params, response=rec.response,
-            finish_reason=rec.finish_reason, usage=rec.usage, timing=rec.timing, retries=rec.retries,
-            token_fidelity=rec.token_fidelity, tokens=tokens, request_id=rec.request_id,
-            reasoning_history=rec.reasoning_history,
-        )  # fmt: skip
+        return ModelCall(**call_fields(rec), messages=messages, tools=tools, tokens=tokens)
 
 
 def _tokens(prev: TokenTrace | None, delta: TokenDelta | None) -> TokenTrace | None:

@@ -21,10 +21,10 @@ from .grades import (
 )
 from .messages import (
     SCHEMA_VERSION,
+    CallFields,
     CallTiming,
     RetryAttempt,
     Text,
-    TokenFidelity,
     TraceMessage,
     TraceRecordBase,
     Usage,
@@ -35,6 +35,7 @@ __all__ = [
     "AgentTermination",
     "EndpointInfo",
     "EpisodeEnd",
+    "EpisodeIdentity",
     "EpisodeRecord",
     "EpisodeStartRecord",
     "EpisodeStatus",
@@ -108,8 +109,9 @@ class RunFinishedRecord(TraceRecordBase, tag="run_finished", kw_only=True):
     infra_failures: int = 0
 
 
-class EpisodeStartRecord(TraceRecordBase, tag="episode_started", kw_only=True):
-    """One (sample, attempt) began. `group_id` ties the n attempts of best-of-n (GRPO groups)."""
+class EpisodeIdentity(TraceRecordBase, kw_only=True):
+    """Which episode a record is about, the same on its start and its end. `group_id` ties the n attempts of
+    best-of-n (GRPO groups)."""
 
     episode_id: str
     run_id: str
@@ -120,6 +122,11 @@ class EpisodeStartRecord(TraceRecordBase, tag="episode_started", kw_only=True):
     attempt: int = 0
     policy_model: str
     protocol: str
+
+
+class EpisodeStartRecord(EpisodeIdentity, tag="episode_started", kw_only=True):
+    """One (sample, attempt) began."""
+
     started_at: float
 
 
@@ -144,17 +151,9 @@ class EpisodeTimings(Record, kw_only=True):
     """Waiting for limiters: sandboxes, oracle slots, model connections."""
 
 
-class EpisodeRecord(TraceRecordBase, tag="episode", kw_only=True):
+class EpisodeRecord(EpisodeIdentity, tag="episode", kw_only=True):
     """One finished episode: identity, outcome, rewards and cost. Written last; the manifest follows."""
 
-    episode_id: str
-    run_id: str
-    group_id: str
-    sample: str
-    library: str = ""
-    attempt: int = 0
-    policy_model: str
-    protocol: str
     status: EpisodeStatus
     termination_reason: EpisodeEnd
     infra_failure: bool = False
@@ -257,34 +256,13 @@ class TokenDelta(Record, kw_only=True):
     completion_logprobs: list[float] | None = None
 
 
-class ModelCallRecord(TraceRecordBase, tag="model_call", kw_only=True):
+class ModelCallRecord(CallFields, tag="model_call", kw_only=True):
     """A `ModelCall` on disk: messages as a delta after `prefix`; `tools` None = same as the prefix call."""
 
-    call_id: str
-    episode_id: str
-    conversation_id: str
-    role: str
-    round: int = 0
-    step: int = 0
-    model: str
-    endpoint: str = ""
-    replica: str = ""
     prefix: PrefixRef | None = None
     delta: list[TraceMessage]
     tools: list[dict[str, Any]] | None = None
-    params: dict[str, Any] = {}
-    response: TraceMessage
-    finish_reason: str = ""
-    usage: Usage = Usage()
-    timing: CallTiming
-    retries: list[RetryAttempt] = []
-    token_fidelity: TokenFidelity = "none"
     tokens: TokenDelta | None = None
-    request_id: str = ""
-    reasoning_history: str = ""
-    """The endpoint's `reasoning_history` policy (`keep`, `drop`, `last_only`, `inline`): whether the
-    reasoning of earlier assistant turns in `messages` was sent, or only recorded ("" in traces written
-    before it was)."""
 
 
 class ModelCallFailedRecord(TraceRecordBase, tag="model_call_failed", kw_only=True):

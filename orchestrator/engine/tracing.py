@@ -101,6 +101,12 @@ class EpisodeHooks:
     ) -> None:
         self.bus, self.episode_id, self.conversation_id = bus, episode_id, conversation_id
         self.role, self.round, self.model, self.scaffold = role, round, model, scaffold
+        self.where: dict[str, Any] = {
+            "episode_id": episode_id,
+            "conversation_id": conversation_id,
+            "round": round,
+        }
+        """Where every record of this invocation belongs: its episode, conversation and round."""
         self.started = time.time()
         self.last_call_id = ""
         """The model call whose answer asked for the commands that follow (links tool rows to it)."""
@@ -142,11 +148,9 @@ class EpisodeHooks:
         usage = response.usage
         traced = self._trace_messages(messages, response.message)
         call = ModelCall(
+            **self.where,
             call_id=self._call_id(),
-            episode_id=self.episode_id,
-            conversation_id=self.conversation_id,
             role=self.role,
-            round=self.round,
             step=step,
             model=response.model or self.model,
             endpoint=response.endpoint,
@@ -186,11 +190,9 @@ class EpisodeHooks:
         self.bus.emit(
             ModelCallFailed(
                 failure=ModelCallFailedRecord(
+                    **self.where,
                     call_id=self._call_id(),
-                    episode_id=self.episode_id,
-                    conversation_id=self.conversation_id,
                     role=self.role,
-                    round=self.round,
                     step=step,
                     model=self.model,
                     error=error,
@@ -215,11 +217,9 @@ class EpisodeHooks:
         self.bus.emit(
             ToolExecuted(
                 execution=ToolExecutionRecord(
-                    episode_id=self.episode_id,
-                    conversation_id=self.conversation_id,
+                    **self.where,
                     call_id=self.last_call_id or self._call_id(),
                     tool_call_id=tool_call_id,
-                    round=self.round,
                     step=step,
                     tool=tool,
                     command=command,
@@ -238,10 +238,8 @@ class EpisodeHooks:
         self.bus.emit(
             AgentFinished(
                 agent=AgentRunRecord(
-                    episode_id=self.episode_id,
-                    conversation_id=self.conversation_id,
+                    **self.where,
                     role=self.role,
-                    round=self.round,
                     model=self.model,
                     scaffold=self.scaffold,
                     steps=result.steps,

@@ -158,7 +158,7 @@ def _compare(name: str, libs: list[Path], dest: Path, digest: str, partial: bool
         )
         return same
     built = load_dataset(dest)
-    pins = {tomllib.loads((lib / "library.toml").read_text(encoding="utf-8"))["source"] for lib in libs}
+    pins = {_package(tomllib.loads((lib / "library.toml").read_text(encoding="utf-8"))) for lib in libs}
     wanted = {s.id for s in committed.samples if s.source.package in pins}
     differing = sorted(wanted ^ {s.id for s in built.samples}) + sorted(
         s.id
@@ -170,6 +170,11 @@ def _compare(name: str, libs: list[Path], dest: Path, digest: str, partial: bool
         + (f"differing: {', '.join(differing)}" if differing else "all match")
     )
     return not differing
+
+
+def _package(meta: dict) -> str:
+    """The library a generation folder is about: a pinned PyPI source, or a Debian package."""
+    return str(meta.get("source") or meta["debian_package"])
 
 
 def table(name: str) -> str:
@@ -185,7 +190,7 @@ def table(name: str) -> str:
         reasons = ", ".join(
             f"{k.removeprefix('dropped:')} {v}" for k, v in cases.items() if k.startswith("dropped:")
         )
-        rows.append(f"| {meta['source']} | {meta['split']} | {summary['files']} | {summary['kept']} | {rewrites} | "
+        rows.append(f"| {_package(meta)} | {meta['split']} | {summary['files']} | {summary['kept']} | {rewrites} | "
                     f"{gone} | {cases.get('proposed', 0)} | {cases.get('kept', 0)} | {reasons or '—'} |")  # fmt: skip
     return "\n".join(rows)
 
