@@ -15,6 +15,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "BlobRef",
     "CallFields",
+    "CallIdentity",
     "CallTiming",
     "Data",
     "ModelCall",
@@ -125,9 +126,8 @@ class RetryAttempt(Record, kw_only=True):
     wait_s: float = 0.0
 
 
-class CallFields(TraceRecordBase, kw_only=True):
-    """What a model call is, the same whole (`ModelCall`) and on disk (`ModelCallRecord`), which add its
-    messages, tools and token ids each in their own form."""
+class CallIdentity(TraceRecordBase, kw_only=True):
+    """Which model call a record is about: a call that answered (`CallFields`) or one that failed."""
 
     call_id: str
     episode_id: str
@@ -141,6 +141,12 @@ class CallFields(TraceRecordBase, kw_only=True):
     endpoint: str = ""
     replica: str = ""
     """Which replica of the endpoint served the call (its base URL)."""
+
+
+class CallFields(CallIdentity, kw_only=True):
+    """What a model call is, the same whole (`ModelCall`) and on disk (`ModelCallRecord`), which add its
+    messages, tools and token ids each in their own form."""
+
     params: dict[str, Any] = {}
     """The sampling parameters actually sent (temperature, top_p, max_tokens, seed, ...)."""
     response: TraceMessage

@@ -22,6 +22,7 @@ from .grades import (
 from .messages import (
     SCHEMA_VERSION,
     CallFields,
+    CallIdentity,
     CallTiming,
     RetryAttempt,
     Text,
@@ -265,18 +266,9 @@ class ModelCallRecord(CallFields, tag="model_call", kw_only=True):
     tokens: TokenDelta | None = None
 
 
-class ModelCallFailedRecord(TraceRecordBase, tag="model_call_failed", kw_only=True):
+class ModelCallFailedRecord(CallIdentity, tag="model_call_failed", kw_only=True):
     """A call that failed after all its retries (an infrastructure failure, not a policy action)."""
 
-    call_id: str
-    episode_id: str
-    conversation_id: str
-    role: str
-    round: int = 0
-    step: int = 0
-    model: str
-    endpoint: str = ""
-    replica: str = ""
     error: str
     retries: list[RetryAttempt] = []
     timing: CallTiming
