@@ -277,7 +277,7 @@ def _drain(inbox: MemoryObjectReceiveStream[_Job], limit: int) -> list[_Job]:
 def open_oracle(
     config: OracleConfig, provider: EnvironmentProvider | None = None, *, sandbox: SandboxConfig | None = None
 ) -> OracleService:
-    """The Oracle with its cache. Unless the composition root passes a provider, `oracle.isolation` picks:
+    """The Oracle with its cache. Unless the caller passes a provider, `oracle.isolation` picks:
     "sandbox" — host venvs whose fork servers run in a local sandbox per environment; "docker" — a venv
     and its servers in a container per environment; "host" — on the host. `sandbox` configures either."""
     root = cache_root(config)

@@ -66,7 +66,7 @@ class SourceEnvironment(Protocol):
 
 
 class EnvironmentProvider(Protocol):
-    """Makes the environment for a package set; the composition root picks local or Docker."""
+    """Makes the environment for a package set; `open_oracle` picks local or Docker."""
 
     name: str
 

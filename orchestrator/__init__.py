@@ -1,4 +1,5 @@
-"""The orchestrator: runs, the ACE supervisor, protocols, results, reports (the composition root's side).
+"""The orchestrator, by job: the run engine (`engine/`), sweeps (`sweeps/`), the Ray executor (`ray_executor/`),
+reports (`report/`) and dataset generation (`generate/`).
 
 Exports load lazily: importing one piece (say, the results store for a report) never starts the rest.
 """

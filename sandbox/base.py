@@ -222,7 +222,7 @@ class Sandbox(AgentSandbox, GradingSandbox, ProcessSandbox, Protocol):
 
 
 class SandboxBackend(Protocol):
-    """Opens sandboxes of one kind ("local", "docker"); the composition root picks one."""
+    """Opens sandboxes of one kind ("local", "docker"); `sandbox/backends.py` picks one by name."""
 
     name: str
 

@@ -1,5 +1,5 @@
 """A session's parts — its manifest, limiter sizes, context and loopback-server settings — and warming the
-Docker pool before the first episode (wiring kept out of the session's control flow)."""
+Docker pool before the first episode (kept out of the session's control flow)."""
 
 from __future__ import annotations
 
