@@ -25,6 +25,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from repozero.oracle.forkserver import LineServer
+
 __all__ = ["ExecServer", "main"]
 
 _SETUP_FAILED = 125
@@ -40,9 +42,11 @@ def _load(name: str) -> Any:
 
 
 fs = _load("forkserver")
+if not TYPE_CHECKING:  # run by path, stdlib only: the class from the forkserver.py beside this file
+    LineServer = fs.LineServer
 
 
-class ExecServer:
+class ExecServer(LineServer):
     """Reads run requests and execs the program's binary once per case."""
 
     def __init__(self, opts: dict[str, Any]) -> None:
@@ -52,40 +56,11 @@ class ExecServer:
         self.home = os.path.join(self.scratch, "home")
         os.makedirs(self.scratch, exist_ok=True)
         self.env = {**opts["child_env"], "HOME": self.home}
-        self.proto_in = os.dup(0)
-        self.proto_out = os.dup(1)
-        null = os.open(os.devnull, os.O_RDWR)
-        os.dup2(null, 0)
-        os.dup2(null, 1)
-        os.close(null)
-        self.pending = b""
+        super().__init__()
 
-    def serve(self) -> None:
-        hello = {"op": "hello", "pid": os.getpid(), "python": "native", "now": time.time()}
-        self.send({**hello, "hash_seed": self.seed})
-        while True:
-            line = self.read_line()
-            if line is None:
-                return
-            try:
-                reply = self.handle(json.loads(line))
-            except Exception as exc:
-                reply = {"op": "error", "message": f"{type(exc).__name__}: {exc}"}
-            self.send(reply)
-
-    def read_line(self) -> bytes | None:
-        while b"\n" not in self.pending:
-            chunk = os.read(self.proto_in, 1 << 16)
-            if not chunk:
-                return None
-            self.pending += chunk
-        line, _, self.pending = self.pending.partition(b"\n")
-        return line
-
-    def send(self, message: dict[str, Any]) -> None:
-        data = memoryview(json.dumps(message, separators=(",", ":")).encode() + b"\n")
-        while data:
-            data = data[os.write(self.proto_out, data) :]
+    def hello(self) -> dict[str, Any]:
+        now = time.time()
+        return {"op": "hello", "pid": os.getpid(), "python": "native", "now": now, "hash_seed": self.seed}
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         if request.get("op") == "probe":

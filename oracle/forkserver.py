@@ -45,7 +45,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # no `typing` at run time: every module imported here is start-up cost for each server
     from typing import Any
 
-__all__ = ["Program", "Server", "main"]
+__all__ = ["LineServer", "Program", "Server", "main"]
 
 _MAX_LINE = 1 << 30
 _PROBE_TIMEOUT_S = 60.0
@@ -97,30 +97,28 @@ class Program:
         return [key for key in sys.modules if key.split(".")[0] in tops]
 
 
-class Server:
-    """Reads run requests, forks one child per case, answers with what each child did."""
+class LineServer:
+    """The protocol loop of this server and of `execserver.py`: a hello, then one JSON request a line on the
+    protocol pipe (the process's stdin and stdout, which then read and write /dev/null), one reply each, an
+    exception in `handle` answered as an `error`; end of file ends it."""
 
-    def __init__(self, opts: dict[str, Any]) -> None:
-        self.scratch = opts["scratch"]
-        self.work = os.path.join(self.scratch, "work")
-        self.home = os.path.join(self.scratch, "home")
-        os.makedirs(self.scratch, exist_ok=True)
-        os.environ.clear()  # what children see: the contract's environment, nothing of the server's
-        os.environ.update(opts["child_env"])
-        os.environ["HOME"] = self.home
+    def __init__(self) -> None:
         self.proto_in = os.dup(0)
         self.proto_out = os.dup(1)
         null = os.open(os.devnull, os.O_RDWR)
         os.dup2(null, 0)
-        os.dup2(null, 1)  # a stray print during a pre-import must never reach the protocol pipe
+        os.dup2(null, 1)  # a stray print (a pre-import, a program) must never reach the protocol pipe
         os.close(null)
         self.pending = b""
-        self.programs: dict[str, Program] = {}
-        self.imported: set[str] = set()
+
+    def hello(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
 
     def serve(self) -> None:
-        hello = {"op": "hello", "pid": os.getpid(), "python": sys.version, "now": time.time()}
-        self.send({**hello, "hash_seed": _STARTUP_SEED})
+        self.send(self.hello())
         while True:
             line = self.read_line()
             if line is None:
@@ -146,6 +144,32 @@ class Server:
         data = memoryview(json.dumps(message, separators=(",", ":")).encode() + b"\n")
         while data:
             data = data[os.write(self.proto_out, data) :]
+
+
+class Server(LineServer):
+    """Reads run requests, forks one child per case, answers with what each child did."""
+
+    def __init__(self, opts: dict[str, Any]) -> None:
+        self.scratch = opts["scratch"]
+        self.work = os.path.join(self.scratch, "work")
+        self.home = os.path.join(self.scratch, "home")
+        os.makedirs(self.scratch, exist_ok=True)
+        os.environ.clear()  # what children see: the contract's environment, nothing of the server's
+        os.environ.update(opts["child_env"])
+        os.environ["HOME"] = self.home
+        super().__init__()
+        self.programs: dict[str, Program] = {}
+        self.imported: set[str] = set()
+
+    def hello(self) -> dict[str, Any]:
+        now = time.time()
+        return {
+            "op": "hello",
+            "pid": os.getpid(),
+            "python": sys.version,
+            "now": now,
+            "hash_seed": _STARTUP_SEED,
+        }
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         if request.get("op") == "probe":
