@@ -62,7 +62,7 @@ def _info(ctx: GenContext) -> DatasetInfo:
 def _write_sample(ctx: GenContext, root: Path, outcome: ProgramOutcome) -> None:
     program = outcome.id
     state = ctx.state
-    attempt = len(outcome.attempts)
+    attempt = len(outcome.rewrites)
     write = state.load(program, f"write-{attempt}", WriteStage)
     proposed = state.load(program, f"cases-{attempt}", CasesStage)
     filtered = state.load(program, "filter", FilterStage)
@@ -133,8 +133,8 @@ def _provenance(
     ]
     generation = Generation(
         model=ctx.settings.model, voters=list(ctx.settings.voters), prompts=write.prompt, seed=ctx.settings.seed,
-        api_calls=write.calls, lines_reached=outcome.lines_reached, votes=outcome.votes, decided=outcome.rule,
-        rewrites=outcome.attempts,
+        api_calls=write.calls, lines_reached=outcome.lines_reached, votes=outcome.votes, decided=outcome.decided,
+        rewrites=outcome.rewrites,
     )  # fmt: skip
     return Provenance(
         fingerprint=filtered.fingerprint, fingerprint_hash=filtered.fingerprint_hash, repeats=ctx.settings.repeats,

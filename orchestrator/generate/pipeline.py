@@ -116,14 +116,14 @@ async def _finish(ctx: GenContext, program: str, ready: Ready) -> ProgramOutcome
     )  # fmt: skip
     return replace(
         base, kept=True, lines_reached=coverage.lines, difficulty=difficulty, category=category, votes=ballots,
-        rule=how,
+        decided=how,
     )  # fmt: skip
 
 
 def _outcome(program: str, ready: Ready, filtered: FilterStage) -> ProgramOutcome:
     reasons = Counter(filtered.dropped.values())
     return ProgramOutcome(
-        id=program, kept=False, attempts=ready.attempts, cases_proposed=len(ready.cases.cases),
+        id=program, kept=False, rewrites=ready.attempts, cases_proposed=len(ready.cases.cases),
         cases_kept=len(filtered.kept), case_reasons=dict(sorted(reasons.items())),
         api_count=ready.write.api_count,
     )  # fmt: skip

@@ -177,12 +177,12 @@ async def prepare_program(ctx: GenContext, program: str) -> Ready | ProgramOutco
         if isinstance(step, Ready):
             return replace(step, attempts=attempts)
         if isinstance(step, ProgramOutcome):
-            return msgspec.structs.replace(step, attempts=attempts)
+            return msgspec.structs.replace(step, rewrites=attempts)
         (where, detail), reason = step, step[0].partition(":")[2]
         attempts.append(where)
         prompt = _rewrite_prompt(reason, detail)
     last, _, reason = attempts[-1].partition(":")  # "static" or "validation": the budget ran out there
     return ProgramOutcome(
         id=program, kept=False, stage=last, reason=reason, detail=detail,  # type: ignore[arg-type]
-        attempts=attempts[:-1],
+        rewrites=attempts[:-1],
     )  # fmt: skip

@@ -158,14 +158,15 @@ class VoteStage(Record, kw_only=True):
 
 
 class ProgramOutcome(Record, kw_only=True):
-    """Where one program slot ended: kept (a sample) or dropped at a stage with a reason."""
+    """Where one program slot ended: kept (a sample) or dropped at a stage with a reason. Saved for resume,
+    and the summary's line for the program (`dataset generate --json`), field for field."""
 
     id: str
     kept: bool
     stage: Stage | None = None
     reason: str | None = None
     detail: str = ""
-    attempts: list[str] = []
+    rewrites: list[str] = []
     """Why each earlier write of the slot was sent back (`static:forbidden_import`, …)."""
     cases_proposed: int = 0
     cases_kept: int = 0
@@ -174,5 +175,6 @@ class ProgramOutcome(Record, kw_only=True):
     lines_reached: int = 0
     difficulty: str | None = None
     category: str | None = None
+    decided: str = ""
+    """How the difficulty was decided (`2 of 3 voters`, `no voters: measured`, …)."""
     votes: list[Vote] = []
-    rule: str = ""

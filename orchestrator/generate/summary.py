@@ -7,29 +7,10 @@ from collections import Counter
 from rich.console import Console
 from rich.table import Table
 
-from repozero.datasets import Vote
 from repozero.kernel.records import Record
 from repozero.orchestrator.generate.records import ProgramOutcome
 
 __all__ = ["GenerateSummary", "print_summary", "summarize"]
-
-
-class ProgramLine(Record, kw_only=True):
-    id: str
-    kept: bool
-    stage: str | None = None
-    reason: str | None = None
-    detail: str = ""
-    rewrites: list[str] = []
-    cases_proposed: int = 0
-    cases_kept: int = 0
-    case_reasons: dict[str, int] = {}
-    api_count: int = 0
-    lines_reached: int = 0
-    difficulty: str | None = None
-    category: str | None = None
-    decided: str = ""
-    votes: list[Vote] = []
 
 
 class GenerateSummary(Record, kw_only=True):
@@ -45,7 +26,7 @@ class GenerateSummary(Record, kw_only=True):
     """proposed, kept, and dropped per reason, over every program that reached the filter."""
     model_calls: int
     seconds: float
-    programs: list[ProgramLine]
+    programs: list[ProgramOutcome]
 
 
 def summarize(
@@ -54,7 +35,7 @@ def summarize(
     stages: dict[str, Counter[str]] = {}
     cases: Counter[str] = Counter()
     for o in outcomes.values():
-        for attempt in o.attempts:
+        for attempt in o.rewrites:
             stage, _, reason = attempt.partition(":")
             stages.setdefault(stage, Counter())[reason] += 1
         if not o.kept:
@@ -66,20 +47,11 @@ def summarize(
         source=source, out=out, content_hash=digest, files=len(outcomes),
         kept=sum(o.kept for o in outcomes.values()), dropped=sum(not o.kept for o in outcomes.values()),
         stages={s: dict(sorted(c.items())) for s, c in sorted(stages.items())}, cases=dict(sorted(cases.items())),
-        model_calls=calls, seconds=round(seconds, 3), programs=[_line(o) for o in outcomes.values()],
+        model_calls=calls, seconds=round(seconds, 3), programs=list(outcomes.values()),
     )  # fmt: skip
 
 
-def _line(o: ProgramOutcome) -> ProgramLine:
-    return ProgramLine(
-        id=o.id, kept=o.kept, stage=o.stage, reason=o.reason, detail=o.detail, rewrites=o.attempts,
-        cases_proposed=o.cases_proposed, cases_kept=o.cases_kept, case_reasons=o.case_reasons,
-        api_count=o.api_count, lines_reached=o.lines_reached, difficulty=o.difficulty, category=o.category,
-        decided=o.rule, votes=o.votes,
-    )  # fmt: skip
-
-
-def _votes(line: ProgramLine) -> str:
+def _votes(line: ProgramOutcome) -> str:
     return " ".join(v.difficulty or "abstain" for v in line.votes)
 
 
