@@ -57,6 +57,20 @@ def test_difficulty_labels_follow_the_written_rule() -> None:
         assert sample.difficulty == expected, definition.id
 
 
+def test_the_split_is_by_library_as_the_make_script_says() -> None:
+    make = _tool("make_py2js_lite")
+    samples = load_dataset("builtin:py2js-lite").samples
+    assert make.TRAIN <= {s.package for s in samples}
+    for sample in samples:
+        assert sample.split == ("train" if sample.package in make.TRAIN else "test"), sample.id
+    train = {s.id for s in samples if s.split == "train"}
+    assert sorted(train) == [
+        "humanize-numbers", "humanize-size", "jsonpointer-resolve", "moreitertools-combinatorics",
+        "moreitertools-windows", "roman-batch", "roman-numerals",
+    ]  # fmt: skip
+    assert len(samples) - len(train) == 13
+
+
 def test_tester_inputs_are_not_cases_and_specs_exist() -> None:
     dataset = load_dataset("builtin:py2js-lite")
     for sample in dataset.samples:

@@ -49,8 +49,8 @@ def test_load_environment_selects_samples_and_refuses_a_missing_split() -> None:
     tasks = list(env.taskset)
     assert [t.data.id for t in tasks] == ["roman-batch", "roman-numerals"]
     assert all(t.data.ace_rounds == 2 and t.data.prompt.startswith("<!-- repozero: sample=") for t in tasks)
-    with pytest.raises(Exception, match="split 'test'"):
-        list(load_environment(dataset="builtin:py2js-lite", split="test").taskset)
+    with pytest.raises(Exception, match="split 'dev'"):
+        list(load_environment(dataset="builtin:py2js-lite", split="dev").taskset)
 
 
 async def _vf_eval(url: str, out: Path, model: str, *args: str) -> list[dict[str, Any]]:

@@ -184,9 +184,12 @@ def test_an_unknown_axis_gets_one_suggestion(tmp_path: Path, capsys: pytest.Capt
 
 
 def test_a_split_limits_the_samples(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    spec = write(tmp_path, 'dataset = "builtin:py2js-lite"\nsplit = "train"\n[axes]\nmodel = ["fake:gold"]\n')
+    spec = write(tmp_path, 'dataset = "builtin:py2js-lite"\nsplit = "test"\n[axes]\nmodel = ["fake:gold"]\n')
+    assert main(["sweep", str(spec), "--dry-run", "--json", "--out", str(tmp_path / "out")]) == 0
+    assert [cell["planned"] for cell in json.loads(capsys.readouterr().out)["cells"]] == [13]
+    spec = write(tmp_path, 'dataset = "builtin:py2js-lite"\nsplit = "dev"\n[axes]\nmodel = ["fake:gold"]\n')
     assert main(["sweep", str(spec), "--dry-run", "--out", str(tmp_path / "out")]) == 2
     assert (
-        "split 'train': no live sample of py2js-lite in that split (it has no splits)"
+        "split 'dev': no live sample of py2js-lite in that split (its splits: test, train)"
         in capsys.readouterr().err
     )

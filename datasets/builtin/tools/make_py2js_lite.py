@@ -1,11 +1,13 @@
 """Write every py2js-lite sample.json (pending: no ground truth) from the definitions in tools/defs/.
 
-Usage: python datasets/builtin/tools/make_py2js_lite.py [--only ID ...]
+Usage: python datasets/builtin/tools/make_py2js_lite.py [--only ID ...] [--splits]
 
 Cases, interface, pins and category come from defs/<module>.py (one SAMPLE per module); difficulty comes
 from the rule in casekit.py applied to the number of API calls and to the reach measured by
-measure_reach.py (tools/reach.json). Re-running resets samples to pending: run `repozero dataset build`
-afterwards to record ground truth again.
+measure_reach.py (tools/reach.json); the split from the library (TRAIN below; every other library is
+`test`). Re-running resets samples to pending: run `repozero dataset build` afterwards to record ground
+truth again. `--splits` only sets each sample's split, keeping its ground truth. Either way dataset.toml
+gets the content hash of the samples as written.
 """
 
 from __future__ import annotations
@@ -14,17 +16,19 @@ import argparse
 import sys
 from pathlib import Path
 
-from repozero.datasets import DatasetInfo, Interface, Sample, Source, Target, TestProgram, write_dataset_info
+from repozero.datasets import DatasetInfo, Interface, Sample, Source, Target, TestProgram
 
 TOOLS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TOOLS))
 
 from casekit import DIFFICULTY_RULE, SampleDef, difficulty  # noqa: E402
-from deftools import arguments, cases, write_samples  # noqa: E402
+from deftools import arguments, cases, write_info, write_samples, write_splits  # noqa: E402
 from deftools import load_defs as _load  # noqa: E402
 
 ROOT = TOOLS.parent / "py2js-lite"
 REACH = TOOLS / "reach.json"
+TRAIN = frozenset({"roman", "humanize", "more-itertools", "jsonpointer"})
+"""The libraries whose samples are `train` (7 of 20); the other 8 libraries' samples are `test`."""
 INFO = DatasetInfo(
     name="py2js-lite",
     version="1",
@@ -60,9 +64,15 @@ def build_sample(d: SampleDef, reach: int) -> Sample:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", default=None, help="sample ids to write (default: all)")
+    parser.add_argument(
+        "--splits", action="store_true", help="only set each sample's split (ground truth kept)"
+    )
     args = parser.parse_args(argv)
-    write_dataset_info(ROOT, INFO)
-    write_samples(ROOT, load_defs(), build_sample, REACH, args.only)
+    if args.splits:
+        write_splits(ROOT, TRAIN, args.only)
+    else:
+        write_samples(ROOT, load_defs(), build_sample, REACH, TRAIN, args.only)
+    write_info(ROOT, INFO)
     return 0
 
 

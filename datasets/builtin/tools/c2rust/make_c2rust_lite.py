@@ -1,10 +1,13 @@
 """Write dataset.toml and every c2rust-lite sample.json (pending: no ground truth) from tools/c2rust/defs/.
 
-Usage: python datasets/builtin/tools/c2rust/make_c2rust_lite.py [--only ID ...]
+Usage: python datasets/builtin/tools/c2rust/make_c2rust_lite.py [--only ID ...] [--splits]
 
 Cases, interface, package and category come from defs/<module>.py (one SAMPLE per module); difficulty comes
 from the rule in ckit.py applied to the number of API calls and to the reach measured by measure_reach.py
-(reach.json). Re-running resets the samples written to pending: run `repozero dataset build` afterwards.
+(reach.json); the split from the library (TRAIN below; every other library is `test`). Re-running resets
+the samples written to pending: run `repozero dataset build` afterwards. `--splits` only sets each
+sample's split, keeping its ground truth. Either way dataset.toml gets the content hash of the samples as
+written.
 """
 
 from __future__ import annotations
@@ -13,18 +16,20 @@ import argparse
 import sys
 from pathlib import Path
 
-from repozero.datasets import DatasetInfo, Interface, Sample, Source, Target, TestProgram, write_dataset_info
+from repozero.datasets import DatasetInfo, Interface, Sample, Source, Target, TestProgram
 
 TOOLS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TOOLS))
 sys.path.insert(0, str(TOOLS.parent))
 
 from ckit import DIFFICULTY_RULE, CSampleDef, difficulty  # noqa: E402
-from deftools import arguments, cases, write_samples  # noqa: E402
+from deftools import arguments, cases, write_info, write_samples, write_splits  # noqa: E402
 from deftools import load_defs as _load  # noqa: E402
 
 ROOT = TOOLS.parent.parent / "c2rust-lite"
 REACH = TOOLS / "reach.json"
+TRAIN = frozenset({"libcjson-dev"})
+"""The libraries whose samples are `train` (4 of 12); the other 3 libraries' samples are `test`."""
 INFO = DatasetInfo(
     name="c2rust-lite",
     version="1",
@@ -62,10 +67,15 @@ def build_sample(d: CSampleDef, reach: int) -> Sample:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", default=None, help="sample ids to write (default: all)")
+    parser.add_argument(
+        "--splits", action="store_true", help="only set each sample's split (ground truth kept)"
+    )
     args = parser.parse_args(argv)
-    if not (ROOT / "dataset.toml").is_file():  # kept otherwise: its content_hash is the build's
-        write_dataset_info(ROOT, INFO)
-    write_samples(ROOT, load_defs(), build_sample, REACH, args.only)
+    if args.splits:
+        write_splits(ROOT, TRAIN, args.only)
+    else:
+        write_samples(ROOT, load_defs(), build_sample, REACH, TRAIN, args.only)
+    write_info(ROOT, INFO)
     return 0
 
 
