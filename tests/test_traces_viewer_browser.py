@@ -17,6 +17,8 @@ from types import ModuleType
 
 import pytest
 
+from .test_report_browser import decode_png  # its stdlib PNG decoder
+
 pytestmark = pytest.mark.slow
 
 WIDTH, HEIGHT = 1280, 4200
@@ -45,7 +47,6 @@ def _load(name: str) -> ModuleType:
 
 
 RUN = _load("test_traces_export_run")
-PNG = _load("test_report_browser")  # its stdlib PNG decoder
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +114,7 @@ def test_one_episode_timeline_and_diff(viewer: str, tmp_path: Path) -> None:
 def test_screenshot_shows_timeline_and_diff(viewer: str, tmp_path: Path) -> None:
     shot = tmp_path / "episode.png"
     chromium(tmp_path, f"--screenshot={shot}", viewer + "#/episode/0/fx-stats--a0")
-    width, height, rows, bpp = PNG.decode_png(shot.read_bytes())
+    width, height, rows, bpp = decode_png(shot.read_bytes())
     assert (width, height) == (WIDTH, HEIGHT)
     rgb = bytes.fromhex
 
