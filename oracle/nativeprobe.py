@@ -23,8 +23,6 @@ import platform
 import subprocess
 import sys
 
-from repozero.kernel.errors import RepoZeroError
-
 __all__ = ["compile_argv", "fingerprint", "header_files", "link_libs"]
 
 COMPILERS = {"c": "gcc", "cpp": "g++"}
@@ -33,8 +31,9 @@ _LIB_DIRS = ("/usr/lib/", "/lib/")
 _MISSING = 3
 
 
-class ProbeError(RepoZeroError):
-    """The environment lacks what the sample asks for."""
+class ProbeError(Exception):
+    """The environment lacks what the sample asks for. (Not a `RepoZeroError`: this script runs in the
+    Oracle's sandbox or container with the standard library only.)"""
 
 
 def _dpkg(query: str, package: str) -> str:
