@@ -1,4 +1,4 @@
-"""What the Oracle and the grader said, as traces record it (DESIGN §4, §5).
+"""What the Oracle and the grader said, as traces record it (docs/oracle.md, docs/grader.md).
 
 Hidden cases are recorded by id and status only: `HiddenCaseResult` has no field that could hold an
 input or an output, so no code path can write one (and unknown fields are rejected on decode).

@@ -1,4 +1,4 @@
-"""The persisted trace records (DESIGN §8): what lands in a shard, one JSON line each, tagged by `kind`.
+"""The persisted trace records (docs/traces.md): what lands in a shard, one JSON line each, tagged by `kind`.
 
 Oracle verdicts and grades live in grades.py; the pieces of a model call in messages.py.
 """

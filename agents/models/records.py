@@ -1,6 +1,6 @@
 """The records a model call takes and returns: the same shapes whatever API served the call.
 
-A `ModelResponse` carries everything a trace row needs (DESIGN §8): the message, reasoning, tool calls,
+A `ModelResponse` carries everything a trace row needs (docs/traces.md): the message, reasoning, tool calls,
 usage, cost, timings and waits, and the server's token ids and logprobs when it returned them.
 """
 

@@ -1,4 +1,4 @@
-"""The ACE supervisor of one episode (DESIGN §1): code → grade visible → test → ground → grade → feedback.
+"""The ACE supervisor of one episode (docs/run.md): code → grade visible → test → ground → grade → feedback.
 
 After every round the hidden cases are graded in a separate grading sandbox for reporting only: never fed
 back, never shown to an agent. One run at budget R so yields the whole 0…R curve; the last round's hidden
