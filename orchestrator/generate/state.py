@@ -26,6 +26,10 @@ def state_dir(out: Path) -> Path:
     return out.with_name(out.name + ".generate")
 
 
+_DERIVED = {"outcome"}
+"""Records made from the stage records alone (an older version's is made again, not read)."""
+
+
 class GenerateState:
     """The state folder of one `dataset generate` output."""
 
@@ -63,7 +67,12 @@ class GenerateState:
         path = self.program_dir(program) / f"{name}.json"
         if not path.exists():
             return None
-        return msgspec.json.decode(path.read_bytes(), type=kind)
+        try:
+            return msgspec.json.decode(path.read_bytes(), type=kind)
+        except msgspec.ValidationError:
+            if name not in _DERIVED:
+                raise
+            return None  # written by an older version: made again from the stage records, no model call
 
     def save(self, program: str, name: str, record: Record) -> None:
         write_atomic(self.program_dir(program) / f"{name}.json", json_encoder.encode(record))
