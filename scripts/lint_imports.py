@@ -1,9 +1,10 @@
 """Check the import contracts in pyproject.toml (`[tool.importlinter]`) with import-linter.
 
 The top-level folders are subpackages of one import package (`orchestrator/` is `repozero.orchestrator`,
-mapped by setup.py), but import-linter finds a package's modules by walking the one folder its `__init__`
-is in. So this script lays the package out as it is installed — `repozero/` with each top-level folder
-inside it, copied into a temporary directory — puts that first on the path and runs `lint-imports` on it.
+mapped by setup.py), and import-linter finds a package's modules by walking the one folder its `__init__`
+is in: `repozero/` holds a link to each subpackage folder for it, so a plain `lint-imports` in the checkout
+works. This script runs it on a copy laid out as installed (each folder copied into `repozero/`), so that a
+test can plant an import in a copy of the tree without touching the checkout.
 
     python scripts/lint_imports.py              # the checkout this script is in
     python scripts/lint_imports.py --root DIR   # another tree with the same layout (tests plant imports in one)
@@ -27,7 +28,12 @@ _SKIP = shutil.ignore_patterns("__pycache__", "builtin", "*.pyc")
 def package_view(root: Path, into: Path) -> Path:
     """`into/repozero/` laid out as installed: the package's own folder, each subpackage folder inside it."""
     view = into / "repozero"
-    shutil.copytree(root / "repozero", view, ignore=_SKIP)
+    top = root / "repozero"
+
+    def skip(folder: str, names: list[str]) -> set[str]:  # the subpackage links in repozero/: copied below
+        return set(_SKIP(folder, names)) | (set(SUBPACKAGES) & set(names) if Path(folder) == top else set())
+
+    shutil.copytree(top, view, ignore=skip)
     for sub in SUBPACKAGES:
         shutil.copytree(root / sub, view / sub, ignore=_SKIP)
     return into

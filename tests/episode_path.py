@@ -23,7 +23,7 @@ ASIDE = ("agents/models/", "agents/fakellm/", "sandbox/", "repozero/kernel/")
 
 
 def _module(frame: FrameType) -> str | None:
-    path = frame.f_code.co_filename
+    path = os.path.realpath(frame.f_code.co_filename)  # `repozero/orchestrator` links to `orchestrator/`
     if not path.startswith(ROOT + os.sep) or not frame.f_code.co_flags & inspect.CO_OPTIMIZED:
         return None  # not ours, or a module or class body rather than a function
     rel = os.path.relpath(path, ROOT)

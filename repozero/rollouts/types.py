@@ -15,8 +15,8 @@ from repozero.traces import TokenFidelity, TraceMessage
 __all__ = [
     "CallInfo",
     "ConversationLog",
-    "FilterReason",
     "EndpointRef",
+    "FilterReason",
     "Filters",
     "Group",
     "GroupRequest",
