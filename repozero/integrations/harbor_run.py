@@ -129,7 +129,7 @@ def read_trials(job_dir: Path) -> list[Trial]:
                 task=data["task_name"],
                 trial=data["trial_name"],
                 rewards=verifier.get("rewards"),
-                exception=None if exception is None else str(exception.get("exception_type", exception)),
+                exception=None if exception is None else _exception(exception),
                 wall_s=_seconds(data.get("started_at"), data.get("finished_at")),
             )
         )
@@ -140,3 +140,12 @@ def _seconds(start: str | None, end: str | None) -> float:
     if not start or not end:
         return 0.0
     return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+
+
+def _exception(info: dict[str, str] | str) -> str:
+    """Harbor's exception type with the start of its message: the type alone ("RuntimeError") does not say
+    which of Docker, the agent or the verifier failed."""
+    if not isinstance(info, dict):
+        return str(info)
+    message = " ".join(str(info.get("exception_message", "")).split())
+    return f"{info.get('exception_type', 'Exception')}: {message[:400]}".rstrip(": ")

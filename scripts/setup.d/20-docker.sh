@@ -28,6 +28,19 @@ DOCKER=/usr/bin/docker
 
 # --- the daemon -----------------------------------------------------------------------------------
 daemon_up() { $SUDO "$DOCKER" version --format '{{.Server.Version}}' >/dev/null 2>&1; }
+# A daemon whose default bridge interface was deleted under it (another dockerd started with `--bridge none`
+# deletes `docker0`, moby's removeDefaultBridgeInterface) runs containers but fails every `docker build` RUN
+# step ("could not find bridge docker0") until it restarts and makes the bridge again.
+if daemon_up && [ ! -e /sys/class/net/docker0 ] \
+  && [ "$($SUDO "$DOCKER" network inspect bridge --format '{{index .Options "com.docker.network.bridge.name"}}' 2>/dev/null)" = docker0 ]; then
+  log "dockerd's bridge docker0 is gone: restarting dockerd to make it again"
+  if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+    $SUDO systemctl restart docker || true
+  elif [ -s /var/run/docker.pid ]; then
+    $SUDO kill -TERM "$(cat /var/run/docker.pid)" || true
+    for _ in $(seq 1 120); do daemon_up || break; sleep 0.5; done
+  fi
+fi
 if ! daemon_up; then
   if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
     log "starting dockerd (systemd)"

@@ -33,12 +33,23 @@ class Daemon:
         self.sock = root / "docker.sock"
         self.host = f"unix://{self.sock}"
         self.proc: subprocess.Popen[bytes] | None = None
+        self.bridge = f"rzchaos{os.getpid() % 100000}"  # an interface name has at most 15 characters
+
+    def make_bridge(self) -> None:
+        """A bridge of the test's own. `--bridge none` would not do: moby's `removeDefaultBridgeInterface`
+        then deletes `docker0`, the host daemon's bridge, and every later `docker build` whose RUN step needs
+        the default network fails ("could not find bridge docker0"), as the suite's Harbor test did in CI."""
+        subprocess.run(["ip", "link", "add", self.bridge, "type", "bridge"], check=True)
+        subprocess.run(["ip", "link", "set", self.bridge, "up"], check=True)
+
+    def drop_bridge(self) -> None:
+        subprocess.run(["ip", "link", "delete", self.bridge], capture_output=True)
 
     def start(self) -> None:
         argv = [
             "dockerd", "--host", self.host, "--data-root", str(self.root / "data"),
             "--exec-root", str(self.root / "exec"), "--pidfile", str(self.root / "docker.pid"),
-            "--bridge", "none", "--iptables=false", "--ip6tables=false",
+            "--bridge", self.bridge, "--iptables=false", "--ip6tables=false",
         ]  # fmt: skip
         with (self.root / "dockerd.log").open("ab") as log:
             self.proc = subprocess.Popen(argv, stdout=log, stderr=log, start_new_session=True)
@@ -74,8 +85,11 @@ def daemon() -> Iterator[Daemon]:
     root = Path(f"/tmp/rz-dockerd-{os.getpid()}")  # short: the socket path has a length limit
     root.mkdir(exist_ok=True)
     d = Daemon(root)
-    d.start()
+    host_bridge = Path("/sys/class/net/docker0")
+    had_host_bridge = host_bridge.exists()
+    d.make_bridge()
     try:
+        d.start()
         with subprocess.Popen(["docker", "save", node], stdout=subprocess.PIPE) as saved:
             loaded = d.docker("load", stdin=saved.stdout)
         assert loaded.returncode == 0, loaded.stderr
@@ -88,6 +102,8 @@ def daemon() -> Iterator[Daemon]:
         ):  # dockerd mounts both; a clean stop unmounts them, a killed one may not
             subprocess.run(["umount", "-R", str(root / mounted)], capture_output=True)
         shutil.rmtree(root, ignore_errors=True)
+        d.drop_bridge()
+    assert host_bridge.exists() or not had_host_bridge, "the test's dockerd removed the host daemon's docker0"
 
 
 def _finished(run_dir: Path) -> int:
