@@ -9,6 +9,7 @@ import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import anyio
 import anyio.lowlevel
@@ -20,9 +21,11 @@ from rich.console import Console
 from repozero.agents.models.adaptive import AdaptiveLimiter
 from repozero.kernel import log as rz_log
 from repozero.kernel.log import configure_logging, run_log, terminal_panel
+from repozero.orchestrator.engine import progress as progress_module
 from repozero.orchestrator.engine.display import progress_fields, progress_panel
 from repozero.orchestrator.engine.limits import AdaptiveGauge, LimiterQueue, queue_of
 from repozero.orchestrator.engine.progress import SLOWEST, RunProgress
+from repozero.orchestrator.sweeps import sweep_progress as sweep_progress_module
 from repozero.traces import EpisodeFinished, ModelCalled
 
 from .synthetic_traces import episode_events
@@ -135,6 +138,62 @@ def test_the_last_frame_of_a_stopped_run_lists_nothing_as_running() -> None:
         done.emit(event)
     last = done.final_snapshot()
     assert (last.done, last.running, last.stopped, last.eta_s) == (1, 0, 0, 0.0)
+
+
+def test_the_eta_is_a_number_before_the_first_episode_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two of six episodes in flight for a minute, none finished, two ACE rounds each: one is in its second
+    round (taken as 3/4 done: 80 s in all), the other in its first (1/4: 240 s). The four queued take the
+    mean (160 s), on two slots beside what the two have left: (4 × 160 + 20 + 180) / 2 = 420 s."""
+    clock = [100.0]
+    monkeypatch.setattr(progress_module, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    rng = random.Random(7)
+    progress = RunProgress(total=6, rounds=2)
+    episodes = [episode_events(n, rng=rng, steps=2) for n in range(2)]
+    for events in episodes:
+        progress.emit(events[0])
+    assert progress.snapshot().eta_s is None  # no time has passed: nothing to go on yet
+    clock[0] += 60
+    called = next(e for e in episodes[0] if isinstance(e, ModelCalled))
+    progress.emit(ModelCalled(call=msgspec.structs.replace(called.call, round=1)))  # in round 2 of 2
+    snap = progress.snapshot()
+    assert snap.done == 0 and snap.eta_guessed and snap.eta_s == pytest.approx(420.0)
+    console = Console(width=100, record=True, color_system=None)
+    console.print(progress_panel(snap, None))
+    text = console.export_text()
+    assert "eta ~7m00s" in text and "eta ?" not in text
+    assert progress_fields(snap)["eta"] == "~7m00s"
+    for event in episodes[1][1:]:  # one finishes: from now on, the rate at which episodes finished
+        progress.emit(event)
+    clock[0] += 20
+    after = progress.snapshot()
+    assert (after.done, after.eta_guessed, after.eta_s) == (1, False, pytest.approx(5 * 80.0))
+    assert "eta 6m40s" in _text(progress_panel(after, None))
+    idle = RunProgress(total=3)  # nothing started: nothing to go on
+    assert idle.snapshot().eta_s is None and "eta ?" in _text(progress_panel(idle.snapshot(), None))
+
+
+def test_a_sweep_guesses_its_eta_from_every_cells_episodes_in_flight(monkeypatch: pytest.MonkeyPatch) -> None:
+    from repozero.orchestrator.sweeps.sweep_progress import SweepProgress, sweep_panel
+
+    clock = [100.0]
+    monkeypatch.setattr(progress_module, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    monkeypatch.setattr(sweep_progress_module, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    rng = random.Random(8)
+    sweep = SweepProgress(dict)
+    one = sweep.add_cell("aaaaaaaa", {"ace_rounds": 0}, total=2, already_done=0, rounds=1)
+    two = sweep.add_cell("bbbbbbbb", {"ace_rounds": 1}, total=2, already_done=0, rounds=2)
+    one.emit(episode_events(0, rng=rng)[0])
+    two.emit(episode_events(0, rng=rng)[0])
+    clock[0] += 30  # one (1 round, taken halfway) lasts 60 s, two (2 rounds, in the first) 120 s
+    snap = sweep.snapshot()
+    assert snap.eta_guessed and snap.eta_s == pytest.approx((2 * 90 + 30 + 90) / 2)
+    assert "eta ~2m30s" in _text(sweep_panel(sweep, None, 110))
+
+
+def _text(renderable: object) -> str:
+    console = Console(width=110, record=True, color_system=None)
+    console.print(renderable)
+    return console.export_text()
 
 
 # --- where log events go ------------------------------------------------------------------------------------

@@ -76,7 +76,7 @@ def progress_fields(s: ProgressSnapshot) -> dict[str, Any]:
         "model_calls": s.model_calls,
         "rate_limit_waits": s.rate_limit_waits,
         "elapsed": _duration(s.elapsed_s),
-        "eta": _duration(s.eta_s),
+        "eta": _eta(s),
     }
     fields.update((f"limit_{name}", f"{q.borrowed}/{q.total}") for name, q in s.limiters.items())
     fields.update((f"waiting_{name}", q.waiting) for name, q in s.limiters.items() if q.waiting)
@@ -96,8 +96,13 @@ def _summary(s: ProgressSnapshot) -> Table:
     failed = f" · {s.failed_calls} failed" if s.failed_calls else ""
     table.add_row("model", f"{_count(s.tokens)} tokens · ${s.cost_usd:.2f} · {s.model_calls} calls{failed}")
     table.add_row("rate limits", f"{s.rate_limit_waits} waits · {s.rate_limit_wait_s:.1f} s")
-    table.add_row("time", f"{_duration(s.elapsed_s)} elapsed · eta {_duration(s.eta_s)}")
+    table.add_row("time", f"{_duration(s.elapsed_s)} elapsed · eta {_eta(s)}")
     return table
+
+
+def _eta(s: ProgressSnapshot) -> str:
+    """`?` with nothing to go on; `~` before any episode finished: a guess from the episodes in flight."""
+    return ("~" if s.eta_guessed else "") + _duration(s.eta_s)
 
 
 def _queue_row(name: str, q: LimiterQueue) -> tuple[str, str, str]:

@@ -26,7 +26,7 @@ from repozero.traces import (
     record_of,
 )
 
-__all__ = ["CallCounts", "InFlight", "ProgressSnapshot", "RunProgress", "Saturation"]
+__all__ = ["CallCounts", "InFlight", "ProgressSnapshot", "RunProgress", "Saturation", "estimate_eta"]
 
 Saturation = Callable[[], dict[str, LimiterQueue]]
 SLOWEST = 5
@@ -64,6 +64,8 @@ class ProgressSnapshot(msgspec.Struct, kw_only=True):
     rate_limit_wait_s: float
     limiters: dict[str, LimiterQueue]
     eta_s: float | None
+    eta_guessed: bool = False
+    """No episode has finished yet: `eta_s` is guessed from the episodes in flight (`estimate_eta`)."""
     slowest: list[InFlight] = []
     """The longest-running episodes in flight, oldest first (at most `SLOWEST`)."""
     stopped: int = 0
@@ -89,11 +91,37 @@ class _Flight:
     calls: int = 0
 
 
+def estimate_eta(
+    left: int, elapsed_s: float, finished: int, in_flight: list[tuple[float, float]]
+) -> float | None:
+    """Seconds until the `left` episodes (those in flight among them) are done; None with nothing to go on.
+
+    Once episodes have finished, at the rate they finished: `left × elapsed / finished`. Before the first
+    one ends, from the episodes in flight, given as (age in seconds, fraction done; None while none has
+    run yet): each is taken to last `age / fraction`, the queued ones as long as their mean, the ones in
+    flight what their own estimate has left, run as many at once as are in flight now. A guess that
+    firms up as rounds pass (a fraction counts ACE rounds: `RunProgress.fraction`); the panel marks it
+    `~`."""
+    if finished:
+        return left * elapsed_s / finished
+    if not in_flight or not max(age for age, _ in in_flight):
+        return None
+    lasts = [age / fraction for age, fraction in in_flight]
+    mean = sum(lasts) / len(lasts)
+    queued = max(left - len(in_flight), 0)
+    work = queued * mean + sum(last - age for last, (age, _) in zip(lasts, in_flight, strict=True))
+    return work / len(in_flight)
+
+
 class RunProgress:
     """Counters of one run, fed by the event bus (a `TraceSink`); memory is bounded by episodes in flight."""
 
-    def __init__(self, total: int, already_done: int = 0, saturation: Saturation | None = None) -> None:
+    def __init__(
+        self, total: int, already_done: int = 0, saturation: Saturation | None = None, rounds: int = 1
+    ) -> None:
         self.total, self.already_done = total, already_done
+        self.rounds = max(rounds, 1)
+        """ACE rounds an episode may run (`ace_rounds + 1`): how far along an episode in flight is."""
         self.saturation = saturation or dict
         self.started_at = time.monotonic()
         self.flights: dict[str, _Flight] = {}
@@ -189,11 +217,21 @@ class RunProgress:
         flight.round = max(flight.round, getattr(record, "round", 0))  # rounds only move on
         flight.calls += isinstance(event, ModelCalled)
 
+    def fraction(self, round_: int) -> float:
+        """How far along an episode in its `round_` (0-based) is taken to be: halfway through that round,
+        the expected share of a round done when it is looked at, its length unknown."""
+        return min((round_ + 0.5) / self.rounds, 1.0)
+
+    def in_flight(self, now: float) -> list[tuple[float, float]]:
+        """Each episode in flight as (age in seconds, fraction done): what `estimate_eta` reads."""
+        return [(max(now - f.started, 0.0), self.fraction(f.round)) for f in self.flights.values()]
+
     def snapshot(self) -> ProgressSnapshot:
         now = time.monotonic()
         elapsed = now - self.started_at
         done = self.already_done + self.finished
         left = max(self.total - done, 0)
+        eta = estimate_eta(left, elapsed, self.finished, self.in_flight(now))
         return ProgressSnapshot(
             elapsed_s=elapsed,
             total=self.total,
@@ -211,7 +249,8 @@ class RunProgress:
             rate_limit_waits=self.rate_limit_waits + sum(r.rate_limit_waits for r in self.remote.values()),
             rate_limit_wait_s=self.rate_limit_wait_s + sum(r.rate_limit_wait_s for r in self.remote.values()),
             limiters=self.saturation(),
-            eta_s=left * elapsed / self.finished if self.finished else None,
+            eta_s=eta,
+            eta_guessed=eta is not None and not self.finished,
             slowest=self._slowest(now),
         )
 
@@ -221,7 +260,9 @@ class RunProgress:
         snap = self.snapshot()
         if not snap.running:
             return snap
-        return msgspec.structs.replace(snap, running=0, slowest=[], stopped=snap.running, eta_s=None)
+        return msgspec.structs.replace(
+            snap, running=0, slowest=[], stopped=snap.running, eta_s=None, eta_guessed=False
+        )
 
     def _slowest(self, now: float) -> list[InFlight]:
         oldest = heapq.nsmallest(SLOWEST, self.flights.items(), key=lambda item: item[1].started)

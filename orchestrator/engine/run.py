@@ -231,7 +231,8 @@ async def _run_all(
                 todo=sum(k.episode_id not in done for k in keys),
                 already_finished=len(done),
             )
-            progress = RunProgress(len(keys), len(done), session.ctx.limiters.saturation)
+            saturation, rounds = session.ctx.limiters.saturation, spec.ace_rounds + 1
+            progress = RunProgress(len(keys), len(done), saturation, rounds=rounds)
             session.subscribe(progress)
             async with anyio.create_task_group() as tg:
                 tg.start_soon(show_progress, progress, display, config.run.progress_interval_s)

@@ -143,7 +143,7 @@ class RayExecutor:
             todo = seeded_order([k for k in keys if k.episode_id not in done], spec.seed)
             units = [WorkUnit(cell="", sample=k.sample, attempt=k.attempt) for k in todo]
             log.info("run_started", run_dir=str(run_dir), episodes=len(keys), todo=len(units), executor="ray")
-            progress = RunProgress(len(keys), len(keys) - len(units))
+            progress = RunProgress(len(keys), len(keys) - len(units), rounds=spec.ace_rounds + 1)
             interval = config.run.progress_interval_s
             watch = _Watch({"": progress}, partial(show_progress, progress, display, interval), interval)
             interrupted, unstored = False, list[str]()
@@ -177,7 +177,7 @@ class RayExecutor:
             todo = Counter(cell for cell, _ in order)
             for c in sweep.cells:
                 done = len(stores[c.key].finished_ids())
-                progress.add_cell(c.key, c.axes, done + todo[c.key], done)
+                progress.add_cell(c.key, c.axes, done + todo[c.key], done, c.spec.ace_rounds + 1)
             interval = config.run.progress_interval_s
             where = f"{sweep.dir}/cells/*/events.log"
             show = partial(show_sweep_progress, progress, sweep.display, interval, where)

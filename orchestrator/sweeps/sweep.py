@@ -243,7 +243,9 @@ def _progress(
     progress = SweepProgress(limiters.saturation)
     for cell in sweep.cells:
         done = len(sessions[cell.key].store.finished_ids())
-        sessions[cell.key].subscribe(progress.add_cell(cell.key, cell.axes, done + todo[cell.key], done))
+        rounds = cell.spec.ace_rounds + 1
+        counter = progress.add_cell(cell.key, cell.axes, done + todo[cell.key], done, rounds)
+        sessions[cell.key].subscribe(counter)
     return progress
 
 

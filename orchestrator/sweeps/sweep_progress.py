@@ -9,6 +9,7 @@ whole sweep, then `cell_KEY=done/total`) every `run.progress_interval_s`.
 from __future__ import annotations
 
 import heapq
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,7 +30,13 @@ from repozero.orchestrator.engine.display import (
     resolve_mode,
 )
 from repozero.orchestrator.engine.node_status import NodeStatus
-from repozero.orchestrator.engine.progress import SLOWEST, ProgressSnapshot, RunProgress, Saturation
+from repozero.orchestrator.engine.progress import (
+    SLOWEST,
+    ProgressSnapshot,
+    RunProgress,
+    Saturation,
+    estimate_eta,
+)
 
 __all__ = ["CellLine", "SweepProgress", "show_sweep_progress", "sweep_panel"]
 
@@ -58,9 +65,12 @@ class SweepProgress:
         self.cells: dict[str, RunProgress] = {}
         self.axes: dict[str, str] = {}
 
-    def add_cell(self, key: str, axes: dict[str, Any], total: int, already_done: int) -> RunProgress:
-        """The cell's counter, to subscribe to its session; `total` counts what this invocation reaches."""
-        self.cells[key] = RunProgress(total, already_done)
+    def add_cell(
+        self, key: str, axes: dict[str, Any], total: int, already_done: int, rounds: int = 1
+    ) -> RunProgress:
+        """The cell's counter, to subscribe to its session; `total` counts what this invocation reaches,
+        `rounds` the ACE rounds its episodes may run (how far along one in flight is, for the ETA)."""
+        self.cells[key] = RunProgress(total, already_done, rounds=rounds)
         self.axes[key] = " ".join(f"{k}={v}" for k, v in axes.items())
         return self.cells[key]
 
@@ -77,6 +87,9 @@ class SweepProgress:
             for f in s.slowest
         ]
         slowest = heapq.nlargest(SLOWEST, flights, key=lambda f: f.age_s)
+        now = time.monotonic()
+        in_flight = [flight for p in self.cells.values() for flight in p.in_flight(now)]
+        eta = estimate_eta(total - done, elapsed, finished, in_flight)
         return ProgressSnapshot(
             elapsed_s=elapsed,
             total=total,
@@ -94,7 +107,8 @@ class SweepProgress:
             rate_limit_waits=sum(s.rate_limit_waits for s in snaps),
             rate_limit_wait_s=sum(s.rate_limit_wait_s for s in snaps),
             limiters=self.saturation(),
-            eta_s=(total - done) * elapsed / finished if finished else None,
+            eta_s=eta,
+            eta_guessed=eta is not None and not finished,
             slowest=slowest,
         )
 
