@@ -14,6 +14,7 @@ from repozero.kernel import __version__
 _EXPORTS = {
     "Session": "repozero.orchestrator.engine.session",
     "RunSpec": "repozero.orchestrator.engine.spec",
+    "BranchSpec": "repozero.orchestrator.engine.branch_spec",
     "EpisodeKey": "repozero.orchestrator.engine.spec",
     "EpisodeResult": "repozero.orchestrator.engine.results",
     "RoundResult": "repozero.orchestrator.engine.results",
@@ -30,6 +31,7 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "BranchSpec",
     "Case",
     "Config",
     "Dataset",
@@ -53,6 +55,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time `__getattr_
     from repozero.config_file import load_config
     from repozero.datasets import Case, Dataset, Sample, load_dataset
     from repozero.kernel.errors import RepoZeroError
+    from repozero.orchestrator.engine.branch_spec import BranchSpec
     from repozero.orchestrator.engine.config import Config
     from repozero.orchestrator.engine.results import EpisodeResult, RoundResult, RunSummary
     from repozero.orchestrator.engine.run import resume_run, start_run
