@@ -57,6 +57,8 @@ _JSON_BLOCK = re.compile(r"```json[ \t]*\n(.*?)```", re.DOTALL)
 class ProposalResult(Record, kw_only=True):
     accepted: list[ProposedInput]
     rejected: list[str]
+    """One reason per proposal the interface check rejected, over every attempt (the tester's reward
+    counts each as an invalid input)."""
     agent: AgentResult
 
 
@@ -140,12 +142,13 @@ class InputProposer:
                 return self._done(accepted, rejected, response)
             conv.messages.append(response.message)
             payload, reply_to = self._payload(response)
-            new, rejected = validate_proposals(payload, view.interface, seen)
+            new, refused = validate_proposals(payload, view.interface, seen)
             accepted += new
+            rejected += refused
             seen.update(p.key() for p in new)
-            if len(accepted) >= count or not rejected:
+            if len(accepted) >= count or not refused:
                 break
-            self._ask_again(conv, rejected, count - len(accepted), reply_to)
+            self._ask_again(conv, refused, count - len(accepted), reply_to)
         return self._done(self._keep(accepted, count), rejected, budget.result("submitted"))
 
     def _keep(self, accepted: list[ProposedInput], count: int) -> list[ProposedInput]:

@@ -77,13 +77,14 @@ from .records import (
     manifest_decoder,
     record_decoder,
 )
-from .rewards import REWARD_FORMULAS, compute_reward
+from .rewards import REWARD_FORMULAS, TESTER_REWARD_FORMULA, compute_reward, tester_round_reward
 from .sink import TraceSink
 from .store import TraceWriter, WriterStats
 
 __all__ = [
     "REWARD_FORMULAS",
     "SCHEMA_VERSION",
+    "TESTER_REWARD_FORMULA",
     "AgentFinished",
     "AgentRunRecord",
     "AgentTermination",
@@ -157,4 +158,5 @@ __all__ = [
     "manifest_decoder",
     "record_decoder",
     "record_of",
+    "tester_round_reward",
 ]

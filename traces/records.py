@@ -139,6 +139,8 @@ class Rewards(Record, kw_only=True):
     visible_pass_rate: list[float] = []
     visible_solved: list[bool] = []
     build_ok: bool = False
+    tester_reward: list[float | None] = []
+    """The tester's reward per round (`TESTER_REWARD_FORMULA`); None in a round it did not propose in."""
 
 
 class EpisodeTimings(Record, kw_only=True):
@@ -191,7 +193,17 @@ class RoundRecord(TraceRecordBase, tag="round", kw_only=True):
     visible: GradeSummary | None = None
     hidden: GradeSummary | None = None
     fresh_inputs: int = 0
+    """The tester's inputs that passed the interface check, sent to the Oracle."""
     fresh_kept: int = 0
+    """Of those, the ones the Oracle's filter kept (the rest it dropped)."""
+    tester_asked: int = 0
+    """Inputs the tester was asked for this round (the protocol's `tests_per_round`); 0: it did not run."""
+    tester_rejected: int = 0
+    """The tester's proposals the interface check rejected (malformed, off the interface, already known)."""
+    fresh_diverged: int = 0
+    """Distinct kept inputs on which the round's target output differed from the Oracle's."""
+    tester_reward: float | None = None
+    """`TESTER_REWARD_FORMULA` over the four counts above; None when the tester did not run."""
     feedback: Text | None = None
     """The feedback the coder is shown next (None when the episode stops after this round)."""
     feedback_failing: int = 0

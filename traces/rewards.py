@@ -9,7 +9,7 @@ from repozero.kernel.errors import ConfigError
 
 from .records import Rewards
 
-__all__ = ["REWARD_FORMULAS", "compute_reward"]
+__all__ = ["REWARD_FORMULAS", "TESTER_REWARD_FORMULA", "compute_reward", "tester_round_reward"]
 
 
 def _last(values: list[float] | list[bool]) -> float:
@@ -32,3 +32,18 @@ def compute_reward(formula: str, rewards: Rewards) -> float:
     except KeyError:
         known = ", ".join(sorted(REWARD_FORMULAS))
         raise ConfigError(f"unknown reward formula {formula!r} (known: {known})") from None
+
+
+TESTER_REWARD_FORMULA = "divergences_minus_invalid"
+"""The tester's default reward, per ACE round it proposed in (docs/rollouts.md):
+(diverged − (rejected + dropped)) / asked."""
+
+
+def tester_round_reward(*, asked: int, diverged: int, rejected: int, dropped: int) -> float | None:
+    """One round's tester reward: the distinct inputs whose target output differed from the Oracle's
+    (`diverged`), minus the invalid ones — `rejected` by the interface check, `dropped` by the Oracle's
+    filter — over the inputs the tester was asked for. None when it was asked for none (it did not run).
+
+    Normalised by `asked`, so a round scores at most 1.0 whatever the protocol's `tests_per_round`; not
+    clipped below, so a tester that keeps proposing invalid inputs keeps losing."""
+    return (diverged - rejected - dropped) / asked if asked > 0 else None

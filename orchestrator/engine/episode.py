@@ -45,6 +45,7 @@ from repozero.orchestrator.engine.events import (
 from repozero.orchestrator.engine.results import EpisodeResult, RoundResult
 from repozero.orchestrator.engine.seeds import SeededModel, call_seed, episode_seed, seeded_rng
 from repozero.orchestrator.engine.source_access import SourceAccess
+from repozero.orchestrator.engine.tester_round import TesterTally, diverged_inputs
 from repozero.orchestrator.engine.tracing import EpisodeHooks
 from repozero.sandbox import CaseInput, Sandbox, SandboxSpec
 
@@ -106,12 +107,12 @@ class Episode:
         snapshot = self.ctx.run_dir / "targets" / self.episode_id / f"round-{r}"
         await self.snapshot(box, snapshot)
         hidden, visible = await self._grade_round(r, snapshot)
-        proposed = kept = 0
+        tester = TesterTally()
         if r < self.ctx.ace_rounds and self._tests_due(r):
-            new_cases, proposed = await self._propose(r, visible)
-            kept = len(new_cases)
+            new_cases, tester = await self._propose(r, visible)
             if new_cases:
                 extra = await self.grade(snapshot, new_cases, visible_ids=[c.id for c in new_cases])
+                tester.diverged = diverged_inputs(new_cases, extra)
                 self.fresh += new_cases
                 visible = merge_grades(visible, extra)
                 self._emit_visible(r, visible)
@@ -121,7 +122,7 @@ class Episode:
         done = not failures or r == self.ctx.ace_rounds
         feedback = None if done else self.feedback_text(failures)
         self._record_round(
-            r, coder, visible, hidden, proposed, kept, time.monotonic() - started, feedback, len(failures)
+            r, coder, visible, hidden, tester, time.monotonic() - started, feedback, len(failures)
         )
         return feedback, done
 
@@ -240,7 +241,7 @@ class Episode:
     def _tests_due(self, r: int) -> bool:
         return self.ctx.protocol.tests_generated == "each_round" or r == 0
 
-    async def _propose(self, r: int, visible: SampleGrade) -> tuple[list[Case], int]:
+    async def _propose(self, r: int, visible: SampleGrade) -> tuple[list[Case], TesterTally]:
         """The tester proposes inputs; the Oracle grounds them; dropped inputs are never used."""
         conv_id = f"{self.episode_id}-{self.try_tag}-tester-{r}"
         tester = InputProposer(
@@ -269,10 +270,10 @@ class Episode:
         self._account(out.agent)
         if out.agent.infra_failure:
             raise EpisodeInfraError(f"tester model error: {out.agent.error}")
-        if not out.accepted:
-            return [], 0
         inputs = [CaseInput(id=f"r{r}-t{i}", argv=p.argv, stdin=p.stdin) for i, p in enumerate(out.accepted)]
-        return await self._ground(r, inputs), len(inputs)
+        kept = await self._ground(r, inputs) if inputs else []
+        asked, rejected = self.ctx.protocol.tests_per_round, len(out.rejected)
+        return kept, TesterTally(asked=asked, rejected=rejected, proposed=len(inputs), kept=len(kept))
 
     async def _ground(self, r: int, inputs: list[CaseInput]) -> list[Case]:
         ds = self.ctx.dataset
@@ -346,8 +347,7 @@ class Episode:
         coder: AgentResult,
         visible: SampleGrade,
         hidden: SampleGrade,
-        proposed: int,
-        kept: int,
+        tester: TesterTally,
         wall: float,
         feedback: str | None,
         failing: int,
@@ -361,8 +361,11 @@ class Episode:
             hidden_success_rate=hidden.success_rate,
             failure_category=hidden.failure_category,
             cheat_flags=hidden.cheat_flags,
-            fresh_proposed=proposed,
-            fresh_kept=kept,
+            fresh_proposed=tester.proposed,
+            fresh_kept=tester.kept,
+            tester_asked=tester.asked,
+            tester_rejected=tester.rejected,
+            fresh_diverged=tester.diverged,
             tokens=self.tokens_in + self.tokens_out,
             cached_tokens=self.cached,
             reasoning_tokens=self.reasoning,

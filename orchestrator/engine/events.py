@@ -42,6 +42,7 @@ from repozero.traces import (
     VisibleCaseResult,
     VisibleCasesGraded,
     VisibleGradeRecord,
+    tester_round_reward,
 )
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "hidden_grade_event",
     "oracle_answered_event",
     "round_finished_event",
+    "tester_reward",
     "visible_grade_event",
 ]
 
@@ -163,6 +165,15 @@ def episode_rewards(result: EpisodeResult, rounds: list[RoundResult]) -> Rewards
         visible_pass_rate=[r.visible_success_rate for r in rounds],
         visible_solved=[r.visible_passed for r in rounds],
         build_ok=bool(rounds) and result.failure_category != "no_executable",
+        tester_reward=[tester_reward(r) for r in rounds],
+    )
+
+
+def tester_reward(r: RoundResult) -> float | None:
+    """The round's tester reward under `TESTER_REWARD_FORMULA` (None: the tester did not run)."""
+    dropped = r.fresh_proposed - r.fresh_kept
+    return tester_round_reward(
+        asked=r.tester_asked, diverged=r.fresh_diverged, rejected=r.tester_rejected, dropped=dropped
     )
 
 
@@ -246,6 +257,10 @@ def round_finished_event(
             hidden=grade_summary(hidden),
             fresh_inputs=result.fresh_proposed,
             fresh_kept=result.fresh_kept,
+            tester_asked=result.tester_asked,
+            tester_rejected=result.tester_rejected,
+            fresh_diverged=result.fresh_diverged,
+            tester_reward=tester_reward(result),
             feedback=feedback,
             feedback_failing=failing if feedback is not None else 0,
         ),

@@ -35,6 +35,12 @@ class RoundResult(Record, kw_only=True):
     infra_error: bool = False
     fresh_proposed: int = 0
     fresh_kept: int = 0
+    tester_asked: int = 0
+    """Inputs the tester was asked for (0: it did not run this round)."""
+    tester_rejected: int = 0
+    """Proposals the interface check rejected, over all of the tester's attempts this round."""
+    fresh_diverged: int = 0
+    """Distinct kept inputs on which this round's target output differed from the Oracle's."""
     tokens: int = 0
     cached_tokens: int = 0
     """Of `tokens`, prompt tokens read from the server's cache (up to the end of this round, as `tokens`)."""
