@@ -248,6 +248,21 @@ class DockerSandbox:
             raise SandboxError(f"get_tree {target}: more than {TREE_CAP} bytes")
         _unpack_tree(result.stdout, dest)
 
+    async def copy_workspace_to(self, dests: Sequence[DockerSandbox]) -> None:
+        """Fork: this container's work dir as one tar stream, unpacked in each of `dests`' (sandbox/fork.py) —
+        container to container through memory, no image commit (a commit per fork costs a layer and seconds).
+        Called at a round boundary, while this sandbox's agent is idle."""
+        result = await self._checked(
+            f"fork {self.workdir}", ["tar", "-c", "-f", "-", "-C", self.workdir, "."], output_cap=TREE_CAP
+        )
+        if result.truncated:
+            raise SandboxError(f"fork {self.workdir}: more than {TREE_CAP} bytes")
+        script = 'mkdir -p -- "$1" && tar -x -f - -C "$1" --no-same-owner'
+        for dest in dests:
+            await dest._checked(
+                f"fork into {dest.workdir}", ["sh", "-c", script, "put", dest.workdir], stdin=result.stdout
+            )
+
     # --- lifecycle ----------------------------------------------------------------------------------
     async def close(self) -> None:
         container, self._container = self._container, None

@@ -319,3 +319,15 @@ class LocalSandbox:
         ws, _ = self._need()
         assert ws.view is not None
         await anyio.to_thread.run_sync(ws.view.get_tree, src, Path(dest))
+
+    async def copy_workspace_to(self, dests: Sequence[LocalSandbox]) -> None:
+        """Fork: copy this work dir into each of `dests`' (sandbox/fork.py), tmpfs to tmpfs on the host, no
+        folder between; each copy owned by its sandbox's uid, symlinks copied as symlinks. Called at a
+        round boundary, while this sandbox's agent is idle."""
+        ws, _ = self._need()
+        assert ws.view is not None
+        src = ws.view.host_path(self.workdir)
+        for dest in dests:
+            theirs, _ = dest._need()
+            assert theirs.view is not None
+            await anyio.to_thread.run_sync(theirs.view.put_tree, src, dest.workdir)

@@ -31,6 +31,11 @@ class SandboxProxy:
     async def _target(self) -> Sandbox:
         raise NotImplementedError
 
+    async def unwrapped(self) -> Sandbox:
+        """The backend's own sandbox under every wrapper (a fork copies between two of them)."""
+        box = await self._target()
+        return await box.unwrapped() if isinstance(box, SandboxProxy) else box
+
     def _around(self, op: str, **fields: Any) -> AbstractContextManager[object]:
         """What wraps call `op` (`sandbox_exec`, `sandbox_shell`, `run_cases`, `put_tree`, `get_tree`)."""
         return nullcontext()
