@@ -77,8 +77,13 @@ def early_drop(case_id: str, runs: Sequence[RunResult], timeout_s: float, cap: i
                        **common)  # fmt: skip
     for other in runs[1:]:
         if (other.stdout, other.exit_code) != (first.stdout, first.exit_code):
-            what = "exit code" if other.exit_code != first.exit_code else "stdout"
-            detail = f"{what} differs between {_where(first)} and {_where(other)}"
+            if other.exit_code != first.exit_code:
+                detail = (
+                    f"exit code differs: {first.exit_code} on {_where(first)}, {other.exit_code} on "
+                    f"{_where(other)}{_last_line(other.stderr if other.exit_code else first.stderr)}"
+                )
+            else:
+                detail = f"stdout differs between {_where(first)} and {_where(other)}"
             return Verdict(reason="nondeterministic", exit_code=first.exit_code, stderr=first.stderr,
                            detail=detail, **common)  # fmt: skip
     return None

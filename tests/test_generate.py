@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from repozero.cli import main
@@ -100,6 +101,21 @@ def test_case_and_ballot_answers() -> None:
     )
     assert cases[0].stdin == b"a\n" and cases[1].invalid == "argv is not a list of strings"
     assert parse_cases('{"cases": [{"argv": []}, {"argv": []}, {"argv": []}]}', 2)[-1].id == "c001"
+
+
+def test_case_answers_that_no_process_can_take_are_invalid_inputs_not_crashes() -> None:
+    """A lone surrogate in JSON (`"\\udcff"`) decodes to a str that has no UTF-8 bytes: as argv or stdin it
+    crashed the pipeline (UnicodeEncodeError), as bad base64 in stdin_b64 too; each is one invalid input."""
+    answer = (
+        '{"cases": [{"argv": ["ok", "a\\udcffb"]}, {"argv": [], "stdin": "x\\ud800"},'
+        ' {"argv": [], "stdin_b64": "not base64!"}, {"argv": ["\\u00e9"], "stdin_b64": "AP8="}]}'
+    )
+    bad_argv, bad_stdin, bad_b64, fine = parse_cases(answer, 60)
+    assert bad_argv.invalid == "argv[1] is not UTF-8 text" and bad_argv.argv == []
+    assert bad_stdin.invalid.startswith("stdin is not UTF-8 text")
+    assert bad_b64.invalid == "stdin_b64 is not base64"
+    assert (fine.invalid, fine.argv, fine.stdin) == ("", ["\u00e9"], b"\x00\xff")
+    msgspec.json.encode([bad_argv, bad_stdin, bad_b64])  # the stage record of these drafts can be written
     with pytest.raises(AnswerError, match="not valid JSON"):
         parse_ballot('```json\n{"difficulty": "easy", "category": \n```', "v")
     with pytest.raises(AnswerError, match="category"):

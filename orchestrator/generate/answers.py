@@ -6,6 +6,7 @@ The answer formats are documented in docs/generate.md; the fake policies write t
 from __future__ import annotations
 
 import base64
+import binascii
 import json
 import re
 from typing import Any
@@ -91,14 +92,34 @@ def _case(index: int, item: dict[str, Any]) -> CaseDraft:
     case_id = f"c{index:03d}"
     if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
         return CaseDraft(id=case_id, argv=[], invalid="argv is not a list of strings")
+    if (bad := _not_utf8(argv)) is not None:
+        # a lone surrogate ("\udcff" in the JSON) is no byte string a process can be given
+        return CaseDraft(id=case_id, argv=[], invalid=f"argv[{bad}] is not UTF-8 text")
     data: bytes | None = None
     if isinstance(stdin, str):
+        if _not_utf8([stdin]) is not None:
+            return CaseDraft(
+                id=case_id, argv=argv, invalid="stdin is not UTF-8 text (use stdin_b64 for bytes)"
+            )
         data = stdin.encode()
     elif isinstance(item.get("stdin_b64"), str):
-        data = base64.b64decode(item["stdin_b64"])
+        try:
+            data = base64.b64decode(item["stdin_b64"], validate=True)
+        except binascii.Error:
+            return CaseDraft(id=case_id, argv=argv, invalid="stdin_b64 is not base64")
     elif stdin is not None:
         return CaseDraft(id=case_id, argv=argv, invalid="stdin is neither a string nor null")
     return CaseDraft(id=case_id, argv=argv, stdin=data, description=str(item.get("description", "")))
+
+
+def _not_utf8(texts: list[str]) -> int | None:
+    """The index of the first text that cannot be encoded as UTF-8, or None."""
+    for n, text in enumerate(texts):
+        try:
+            text.encode()
+        except UnicodeEncodeError:
+            return n
+    return None
 
 
 def parse_ballot(text: str, voter: str) -> Vote:
