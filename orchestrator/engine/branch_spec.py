@@ -11,7 +11,7 @@ from typing import Literal
 from repozero.kernel.errors import UsageError
 from repozero.kernel.records import Record
 
-__all__ = ["BranchKeep", "BranchSpec"]
+__all__ = ["BranchKeep", "BranchSpec", "ace_tree"]
 
 BranchKeep = Literal["best_visible", "all"]
 """Which branches go on after a round: the best by visible score alone, or every one (a group)."""
@@ -48,3 +48,11 @@ class BranchSpec(Record, kw_only=True):
             raise UsageError(
                 'BranchSpec.repeat: only with keep="best_visible" (every branch going on grows as n^R)'
             )
+
+
+def ace_tree(branches: int, ace_rounds: int) -> BranchSpec | None:
+    """`--ace-branches N`: after every round's grading, N continuations of the best branch so far by visible
+    score (None for a line: one branch, or no round to fork before)."""
+    if branches <= 1 or ace_rounds < 1:
+        return None
+    return BranchSpec(at_round=0, n=branches, keep="best_visible", repeat=True)

@@ -27,6 +27,8 @@ class RunConfig(Record, kw_only=True):
 
     concurrency: int = 64
     ace_rounds: int = 1
+    ace_branches: int = 1
+    """ACE as a tree: after every round, this many continuations of the best branch by visible score."""
     attempts: int = 1
     protocol: str = "repozero-strict"
     out: str = "runs"

@@ -14,6 +14,7 @@ from repozero.datasets import Dataset
 from repozero.kernel.errors import RepoZeroError
 from repozero.oracle import Oracle
 from repozero.oracle.grading import GradingPolicy
+from repozero.orchestrator.engine.branch_spec import BranchSpec
 from repozero.orchestrator.engine.limits import Gauge, LimiterQueue, new_limiter, queue_of
 from repozero.orchestrator.engine.observe import ObservedBackend
 from repozero.orchestrator.engine.protocols import Protocol
@@ -85,3 +86,5 @@ class RunContext:
     """The run's seed; with `cell_key` it derives every episode's (orchestrator/engine/seeds.py)."""
     cell_key: str = ""
     """The run's science key (sweep_plan.science): a sweep cell's key, or what a plain run's would be."""
+    branch: BranchSpec | None = None
+    """Where episodes fork (orchestrator/engine/branching.py): `--ace-branches N`, or one episode's own."""

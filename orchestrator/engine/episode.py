@@ -30,10 +30,10 @@ from repozero.datasets import Case, Sample
 from repozero.kernel.errors import OracleError
 from repozero.kernel.vocabulary import AgentExit
 from repozero.oracle import GroundTruthRequest, env_spec, program_ref
-from repozero.oracle.compare import byte_diff
 from repozero.oracle.evaluate import GradeJob, grade_one, toolchain_for
 from repozero.oracle.grading import SampleGrade, count_oracle_errors, grade_view, merge_grades
 from repozero.orchestrator.engine.archive import archive_tree, clear_tree
+from repozero.orchestrator.engine.branching import run_tree
 from repozero.orchestrator.engine.context import EpisodeInfraError, RunContext
 from repozero.orchestrator.engine.early import open_early
 from repozero.orchestrator.engine.events import (
@@ -42,7 +42,8 @@ from repozero.orchestrator.engine.events import (
     round_finished_event,
     visible_grade_event,
 )
-from repozero.orchestrator.engine.results import EpisodeResult, RoundResult
+from repozero.orchestrator.engine.feedback import visible_failures
+from repozero.orchestrator.engine.results import EpisodeResult, RoundResult, RoundScored
 from repozero.orchestrator.engine.seeds import SeededModel, call_seed, episode_seed, seeded_rng
 from repozero.orchestrator.engine.source_access import SourceAccess
 from repozero.orchestrator.engine.tester_round import TesterTally, diverged_inputs
@@ -80,11 +81,17 @@ class Episode:
         self.rounds: list[RoundResult] = []
         self.hidden_grades: list[SampleGrade] = []
         self.last_exit: AgentExit = "submitted"
+        self.visible_grades: list[SampleGrade] = []
+        """Each round's visible grade, the last one the feedback's (a branching tree chooses on them)."""
+        self.round_events: list[RoundScored] = []
+        """Each round's event as sent (a tree sends its chosen path's again under the episode's id)."""
         self.source = SourceAccess(ctx, sample_id) if p.oracle_access == "tool" else None
         """The coder's `run_source` tool, one query budget for the whole episode."""
 
     # -- the loop ----------------------------------------------------------------------------------------
     async def run(self) -> EpisodeResult:
+        if self.ctx.branch is not None:  # ACE as a tree (orchestrator/engine/branching.py)
+            return await run_tree(self, self.ctx.branch)
         spec = SandboxSpec(
             toolchain=self.toolchain(), run_id=self.ctx.run_id, sample=self.sample.id, role="coder"
         )
@@ -310,29 +317,7 @@ class Episode:
         ]
 
     def failures(self, grade: SampleGrade) -> list[Failure]:
-        cases = {c.id: c for c in self.visible + self.fresh}
-        outputs = {o.id: o for o in grade.outputs}
-        failures = []
-        for result in grade.cases:
-            if result.status == "pass" or result.id not in cases:
-                continue
-            case, out = cases[result.id], outputs.get(result.id)
-            actual = out.stdout if out else b""
-            failures.append(
-                Failure(
-                    case_id=case.id,
-                    argv=case.argv,
-                    stdin=case.stdin,
-                    status=result.status,
-                    expected_stdout=case.expected_stdout or b"",
-                    actual_stdout=actual,
-                    expected_exit=case.expected_exit,
-                    actual_exit=result.exit_code,
-                    stderr=out.stderr if out else b"",
-                    diff=byte_diff(case.expected_stdout or b"", actual),
-                )
-            )
-        return failures
+        return visible_failures(self.visible + self.fresh, grade)
 
     def feedback_text(self, failures: list[Failure]) -> str:
         p = self.ctx.protocol
@@ -374,9 +359,12 @@ class Episode:
         )
         self.rounds.append(result)
         fresh_ids = {c.id for c in self.fresh}
-        self.ctx.bus.emit(
-            round_finished_event(self.episode_id, r, result, visible, hidden, fresh_ids, feedback, failing)
+        event = round_finished_event(
+            self.episode_id, r, result, visible, hidden, fresh_ids, feedback, failing
         )
+        self.visible_grades.append(visible)
+        self.round_events.append(event)
+        self.ctx.bus.emit(event)
 
     def _result(self) -> EpisodeResult:
         last = self.hidden_grades[-1]

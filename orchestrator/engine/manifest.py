@@ -49,6 +49,7 @@ class RunManifest(Record, kw_only=True):
     scaffold: str
     ace_rounds: int
     attempts: int
+    ace_branches: int = 1
     protocol: dict[str, Any]
     grader_version: str
     config: dict[str, Any]
@@ -103,6 +104,7 @@ def new_manifest(
         model=spec.model,
         scaffold=spec.scaffold,
         ace_rounds=spec.ace_rounds,
+        ace_branches=spec.ace_branches,
         attempts=spec.attempts,
         protocol=msgspec.to_builtins(protocol),
         grader_version=GRADER_VERSION,

@@ -17,6 +17,7 @@ from repozero.datasets import Dataset, load_dataset
 from repozero.kernel.errors import SandboxError
 from repozero.oracle.evaluate import toolchain_for
 from repozero.orchestrator.engine.actions import ActionLog
+from repozero.orchestrator.engine.branch_spec import ace_tree
 from repozero.orchestrator.engine.config import Config, model_endpoint
 from repozero.orchestrator.engine.context import Limiters, RunContext
 from repozero.orchestrator.engine.limits import AdaptiveGauge, limiter_sizes
@@ -157,6 +158,7 @@ def run_context(
         scaffold=spec.scaffold,
         model_name=spec.model,
         ace_rounds=spec.ace_rounds,
+        branch=ace_tree(spec.ace_branches, spec.ace_rounds),
         limits=AgentLimits.coder(config.agent),
         tester_limits=AgentLimits.tester(config.agent),
         policy=protocol.grading_policy(config.sandbox.output_cap),

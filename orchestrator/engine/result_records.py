@@ -11,6 +11,7 @@ from repozero.kernel.vocabulary import AgentExit, EpisodeEnd, EpisodeExit, Episo
 from repozero.traces import EpisodeFinished, RoundFinished
 
 __all__ = [
+    "BranchRecord",
     "CaseRow",
     "EpisodeResult",
     "EpisodeRow",
@@ -50,6 +51,26 @@ class RoundResult(Record, kw_only=True):
     wall_s: float = 0.0
 
 
+class BranchRecord(Record, kw_only=True):
+    """One branch of a branching episode (orchestrator/engine/branching.py): its own spend, the prefix
+    and any other branch excluded, and how its last round graded."""
+
+    branch_id: str
+    """Its episode id in events and traces: `EPISODE~bI` (a branch of a branch: `EPISODE~bI~bJ`)."""
+    parent: str
+    """The branch (or the episode) it forked from."""
+    first_round: int
+    rounds: int
+    """Rounds it ran itself."""
+    tokens: int
+    cost: float
+    visible_success_rate: float
+    passed: bool | None
+    """Its last round's hidden grade (reporting only: the choice of branch never reads it)."""
+    kept: bool
+    """On the path the episode is graded on."""
+
+
 _BUDGET_ENDS = ("step_limit", "token_limit", "cost_limit", "time_limit")
 
 
@@ -84,6 +105,8 @@ class EpisodeResult(Record, kw_only=True):
     subset: str = ""
     rounds: list[RoundResult] = []
     """Every ACE round's visible and hidden grade, in order."""
+    branches: list[BranchRecord] = []
+    """A branching episode's branches (empty for a line); its tokens and cost above are the whole tree's."""
     reward: float | None = None
     """The episode's reward (`REWARD_FORMULA`); None (masked) for an infrastructure failure or an episode
     cut at its deadline (`exit_status` "truncated")."""

@@ -142,6 +142,7 @@ def _resume_locked(
         model=manifest.model,
         scaffold=manifest.scaffold,
         ace_rounds=manifest.ace_rounds,
+        ace_branches=manifest.ace_branches,
         attempts=attempts or manifest.attempts,
         protocol=protocol.name,
         sandbox=manifest.sandbox_backend,

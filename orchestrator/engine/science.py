@@ -98,6 +98,7 @@ def science(config: Config, spec: RunSpec, dataset_hash: str) -> dict[str, Any]:
         "endpoint": {k: v for k, v in ep.items() if k in ENDPOINT_SCIENCE},
         "scaffold": spec.scaffold,
         "ace_rounds": spec.ace_rounds,
+        **({"ace_branches": spec.ace_branches} if spec.ace_branches != 1 else {}),  # a line's key unchanged
         "agent_limits": [agent.step_limit, agent.token_limit, agent.cost_limit, agent.time_limit_s],
         "protocol": msgspec.to_builtins(get_protocol(spec.protocol)),
         "isolation": [spec.sandbox, config.sandbox.local_isolation, config.oracle.isolation],
@@ -118,7 +119,7 @@ def _set_science(config: Config) -> dict[str, Any]:
         if defaults.get(path, _MISSING) != value
         and not infra_key(path)
         and not path.startswith("endpoints.")
-        and path not in ("run.attempts", "run.seed")
+        and path not in ("run.attempts", "run.seed", "run.ace_branches")
     }
 
 

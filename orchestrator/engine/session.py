@@ -28,6 +28,7 @@ from repozero.kernel.log import EVENTS_FILE, configure_logging, only_run_log, ru
 from repozero.kernel.vocabulary import EpisodeState
 from repozero.oracle import Oracle, open_oracle
 from repozero.orchestrator.engine.actions import ACTIONS_FILE, ActionLog
+from repozero.orchestrator.engine.branch_spec import BranchSpec, ace_tree
 from repozero.orchestrator.engine.config import Config
 from repozero.orchestrator.engine.context import EpisodeInfraError, Limiters, RunContext
 from repozero.orchestrator.engine.diskspace import disk_full_error
@@ -185,6 +186,7 @@ class Session:
         models: ModelProvider | None = None,
         ace_rounds: int | None = None,
         deadline_s: float | None = None,
+        branch: BranchSpec | None = None,
     ) -> EpisodeResult:
         """One episode of `sample` to its end (scored, labelled infra after bounded retries, or truncated).
 
@@ -193,9 +195,14 @@ class Session:
         then only names them). `ace_rounds`: this episode's ACE budget (default: the spec's).
         `deadline_s`: cut the episode that long after it leaves the queue (retries included); a cut
         episode is recorded once as `truncated` (reward masked, never a 0) and not run again on resume.
+        `branch`: fork the episode (`BranchSpec`; default: the spec's `ace_branches` tree, if any); the
+        result is the chosen path's, with the whole tree's spend and every branch in `result.branches`.
         """
         self.ctx.dataset.sample(sample)  # an unknown id fails here, naming the dataset
         ctx = self._episode_context(policy, models, ace_rounds)
+        if branch is not None:
+            branch.check(ctx.ace_rounds)
+            ctx = replace(ctx, branch=branch)
         self.planned += 1
         key = EpisodeKey(sample=sample, attempt=attempt)
         with structlog.contextvars.bound_contextvars(run_id=ctx.run_id), only_run_log(self.events_path):
@@ -224,7 +231,7 @@ class Session:
         if other is not None:
             ctx = replace(ctx, model_name=other)
         if ace_rounds is not None:
-            ctx = replace(ctx, ace_rounds=ace_rounds)
+            ctx = replace(ctx, ace_rounds=ace_rounds, branch=ace_tree(self.spec.ace_branches, ace_rounds))
         return ctx
 
     async def stream(self, episodes: Iterable[EpisodeRef]) -> AsyncIterator[EpisodeResult]:

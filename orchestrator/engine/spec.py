@@ -30,6 +30,9 @@ class RunSpec(Record, kw_only=True):
     model: str
     scaffold: str = "bash"
     ace_rounds: int = 1
+    ace_branches: int = 1
+    """Continuations of the best branch (by visible score) after every round's grading: ACE as a tree
+    (orchestrator/engine/branching.py); 1 is the line."""
     attempts: int = 1
     protocol: str = "repozero-strict"
     samples: str | None = None
@@ -54,6 +57,7 @@ class RunSpec(Record, kw_only=True):
         resolved: dict[str, Any] = {
             "scaffold": config.agent.scaffold,
             "ace_rounds": run.ace_rounds,
+            "ace_branches": run.ace_branches,
             "attempts": run.attempts,
             "protocol": run.protocol,
             "sandbox": config.sandbox.backend,
@@ -71,6 +75,8 @@ class RunSpec(Record, kw_only=True):
         """Refuse settings no run can have, naming the flag."""
         if self.ace_rounds < 0:
             raise UsageError(f"--ace-rounds: must be ≥ 0, got {self.ace_rounds}")
+        if self.ace_branches < 1:
+            raise UsageError(f"--ace-branches: must be ≥ 1, got {self.ace_branches}")
         if self.attempts < 1:
             raise UsageError(f"--attempts: must be ≥ 1, got {self.attempts}")
         if self.concurrency < 1:
@@ -133,14 +139,14 @@ def plan_episodes(
     return [EpisodeKey(sample=s.id, attempt=a) for a in range(attempts) for s in chosen]
 
 
-_GOLD_POLICIES = ("gold", "buggy-then-fix")
+_GOLD_POLICIES = ("gold", "buggy-then-fix", "flaky-fix")
 """Scripted policies that write each sample's gold reference (docs/fake-llm.md)."""
 
 
 def check_gold_for(model: str, dataset: Dataset, keys: list[EpisodeKey]) -> None:
     """`fake:gold` (or `fake:buggy-then-fix`) over samples without a gold reference would end silently at
     0 %: refuse it before anything starts, naming the samples."""
-    policy = model.removeprefix("fake:") if model.startswith("fake:") else None
+    policy = model.removeprefix("fake:").split(":")[0] if model.startswith("fake:") else None
     if policy not in _GOLD_POLICIES:
         return
     missing = sorted({k.sample for k in keys if not dataset.gold_dir(k.sample).is_dir()})
@@ -172,4 +178,5 @@ def run_dir_for(spec: RunSpec, root: str) -> Path:
         return Path(spec.out)
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     model = re.sub(r"[^A-Za-z0-9._-]+", "_", spec.model)
-    return Path(root) / f"{stamp}-{model}-{spec.scaffold}-r{spec.ace_rounds}"
+    tree = f"x{spec.ace_branches}" if spec.ace_branches > 1 else ""
+    return Path(root) / f"{stamp}-{model}-{spec.scaffold}-r{spec.ace_rounds}{tree}"

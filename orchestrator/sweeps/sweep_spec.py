@@ -1,7 +1,7 @@
 """A sweep spec (`repozero sweep SPEC.toml`): axes × fixed settings × infra, read strictly, expanded to cells.
 
 Every key of `[axes]`, `[fixed]` and `[infra]` is a config key (`run.ace_rounds`, `agent.step_limit`, …) or
-a short name (`model`, `scaffold`, `ace_rounds`, `protocol`, `sandbox`, `temperature`, `top_p`). Science
+a short name (`model`, `scaffold`, `ace_rounds`, `ace_branches`, `protocol`, `sandbox`, `temperature`, `top_p`). Science
 keys (what a result depends on) go in `[axes]`/`[fixed]`; infra keys (how fast it is computed: concurrency,
 limiter sizes, retries, trace settings, connection counts) only in `[infra]` — they are not part of a
 cell's key, so they may change between invocations without redoing anything (docs/sweeps.md).
@@ -30,6 +30,7 @@ __all__ = ["CellAxes", "SweepSpec", "load_sweep_spec", "short_name"]
 SHORT_NAMES = {
     "scaffold": "agent.scaffold",
     "ace_rounds": "run.ace_rounds",
+    "ace_branches": "run.ace_branches",
     "protocol": "run.protocol",
     "sandbox": "sandbox.backend",
     "temperature": "sampling.temperature",

@@ -16,7 +16,9 @@ from repozero.orchestrator.engine.display import resolve_mode
 from repozero.orchestrator.engine.protocols import PROTOCOLS
 from repozero.orchestrator.engine.results import RunSummary
 from repozero.orchestrator.engine.run import resume_run, start_run
+from repozero.orchestrator.engine.runlock import RunLock
 from repozero.orchestrator.engine.spec import RunSpec
+from repozero.orchestrator.sweeps.pooled_cases import grade_run_pool
 
 
 def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
@@ -25,6 +27,9 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     cmd.add_argument("--model", help="endpoint name from config, or fake:POLICY (a scripted loopback server)")
     cmd.add_argument("--scaffold", choices=["bash", "tools"], help="agent scaffold (default: agent.scaffold)")
     cmd.add_argument("--ace-rounds", type=int, help="ACE budget: 0 = coding only, 1 = code-test-refine, ...")
+    cmd.add_argument(
+        "--ace-branches", type=int, help="ACE as a tree: N continuations of the best branch after each round"
+    )
     cmd.add_argument("--attempts", type=int, help="attempts per sample (best-of-n; pass@k in reports)")
     cmd.add_argument("--protocol", choices=sorted(PROTOCOLS), help="what agents see and how ACE runs")
     cmd.add_argument("--samples", metavar="GLOB", help="only samples whose id matches")
@@ -56,6 +61,7 @@ def _spec(args: argparse.Namespace, config: Any) -> RunSpec:
         model=args.model,
         scaffold=args.scaffold,
         ace_rounds=args.ace_rounds,
+        ace_branches=args.ace_branches,
         attempts=args.attempts,
         protocol=args.protocol,
         samples=args.samples,
@@ -72,6 +78,8 @@ def _run(args: argparse.Namespace) -> int:
     with terminal_panel() if resolve_mode(args.display) == "live" else nullcontext():
         with json_stdout(args.json):
             summary = _start_or_resume(args, config)
+            if not summary.interrupted:
+                _grade_pool(config, Path(summary.run_dir))
     _report(summary, args.json)
     return 130 if summary.interrupted else 0
 
@@ -81,7 +89,16 @@ def _start_or_resume(args: argparse.Namespace, config: Any) -> RunSummary:
         return start_run(config, _spec(args, config), display=args.display, executor=executor_from_args(args))
     fixed = [
         f
-        for f in ("dataset", "model", "scaffold", "ace_rounds", "protocol", "samples", "split")
+        for f in (
+            "dataset",
+            "model",
+            "scaffold",
+            "ace_rounds",
+            "ace_branches",
+            "protocol",
+            "samples",
+            "split",
+        )
         if getattr(args, f)
     ]
     if fixed:
@@ -94,6 +111,16 @@ def _start_or_resume(args: argparse.Namespace, config: Any) -> RunSummary:
         display=args.display,
         executor=executor_from_args(args),
     )
+
+
+def _grade_pool(config: Any, run_dir: Path) -> None:
+    """`pool.json`, as a sweep writes for each cell: every attempt graded on its sample's pooled fresh
+    cases, for the report's `pooled fresh cases passed` selector. Under the run's lock, as the episodes
+    were (a `--resume` meanwhile is refused); what an earlier call graded is kept."""
+    from repozero.kernel.runtime import run_async
+
+    with RunLock(run_dir, flag="--resume"):
+        run_async(grade_run_pool, config, run_dir)
 
 
 def _report(summary: RunSummary, as_json: bool) -> None:
