@@ -163,7 +163,7 @@ async def test_a_trimmed_history_splits_the_trajectory_into_flagged_segments() -
     """A history-trimming scaffold (`[agent] history_turns = 2`: system, task and the last two turns) sends
     prompts that stop extending the last one once the history is longer: each such call starts a flagged
     segment, exact on its own. Untrimmed, the coder's conversation is one stream across ACE rounds (the
-    feedback is observation tokens) and the tester's conversation is another."""
+    feedback is observation tokens) and the tester's conversation is a trajectory of its own."""
     recorder = CallRecorder()
     spec = RunSpec(dataset=str(FIXTURE), model="fake", ace_rounds=1)
     with anyio.fail_after(600):
@@ -182,11 +182,12 @@ async def test_a_trimmed_history_splits_the_trajectory_into_flagged_segments() -
             async with Session.open(trimming, spec, sinks=[recorder]) as s, RolloutEngine(s) as coder:
                 steps = EndpointRef(endpoint="steps", version=4)
                 trimmed = await coder.run_group("fx-slug", 1, policy=steps, ace_rounds=0)
-    (whole,), (split,) = kept.trajectories, trimmed.trajectories
-    for t in (whole, split):
+    (whole, tested), (split,) = kept.trajectories, trimmed.trajectories
+    for t in (whole, tested, split):
         check_exact(t, recorder.calls)
     assert whole.reward == 1.0 and [r.hidden_solved for r in whole.rounds] == [False, True]  # fixed
-    assert [(s.role, s.start) for s in whole.segments] == [("coder", "first"), ("tester", "new_conversation")]
+    assert [(s.role, s.start) for s in whole.segments] == [("coder", "first")]
+    assert (tested.role, [(s.role, s.start) for s in tested.segments]) == ("tester", [("tester", "first")])
     assert whole.prefix_breaks == 0 and whole.policy_versions == [3] * len(whole.calls)
     feedback_turn = next(c for c in whole.calls if c.role == "coder" and c.round == 1)
     assert feedback_turn.segment == 0  # round 1 continued the round-0 stream after the feedback tokens

@@ -15,6 +15,7 @@ from .environment import (
     Submit,
     WriteFile,
 )
+from .rewards import DEFAULT_REWARDS, coder_grade, tester_divergences
 from .types import (
     CallInfo,
     ConversationLog,
@@ -23,13 +24,16 @@ from .types import (
     Filters,
     Group,
     GroupRequest,
+    RewardFn,
     RoundReward,
     Segment,
     SegmentStart,
+    TesterInput,
     Trajectory,
 )
 
 __all__ = [
+    "DEFAULT_REWARDS",
     "Action",
     "CallInfo",
     "ConversationLog",
@@ -41,6 +45,7 @@ __all__ = [
     "Group",
     "GroupRequest",
     "QueryOracle",
+    "RewardFn",
     "RolloutEngine",
     "RolloutEnvironment",
     "RoundReward",
@@ -48,6 +53,9 @@ __all__ = [
     "SegmentStart",
     "StepInfo",
     "Submit",
+    "TesterInput",
     "Trajectory",
     "WriteFile",
+    "coder_grade",
+    "tester_divergences",
 ]

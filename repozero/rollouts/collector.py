@@ -1,15 +1,19 @@
-"""A sink on the session's event bus that turns one watched episode's events into a `Trajectory`.
+"""A sink on the session's event bus that turns one watched episode's events into trajectories, one per
+role asked for.
 
-It reads what the run already emits for traces — model calls with their ids and logprobs, round and
-hidden-grade summaries — so a trajectory holds the same facts a trace file does, built as they happen.
+It reads what the run already emits for traces — model calls with their ids and logprobs, round records,
+the Oracle's verdicts and the grades — so a trajectory holds the same facts a trace file does, built as
+they happen. Each role's calls go to a token stream of their own: the tester's tokens never sit in the
+coder's trajectory, nor under the coder's reward.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Collection
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from repozero.kernel.vocabulary import CaseStatus
 from repozero.orchestrator.engine.results import EpisodeResult
 from repozero.traces import (
     EpisodeStarted,
@@ -17,13 +21,16 @@ from repozero.traces import (
     HiddenCasesGraded,
     ModelCall,
     ModelCalled,
+    OracleAnswered,
+    OracleVerdict,
     RoundFinished,
     RoundRecord,
     TokenFidelity,
+    VisibleCasesGraded,
 )
 
 from .segments import SegmentBuilder
-from .types import CallInfo, ConversationLog, RoundReward, Trajectory
+from .types import CallInfo, ConversationLog, RewardFn, RoundReward, TesterInput, Trajectory
 
 __all__ = ["EpisodeLog", "RolloutCollector"]
 
@@ -31,27 +38,15 @@ _FIDELITY_ORDER: dict[TokenFidelity, int] = {"exact": 2, "completion_only": 1, "
 
 
 @dataclass
-class EpisodeLog:
-    """What one episode's events said so far; an infrastructure retry starts it over."""
+class RoleLog:
+    """One role's calls in one episode: its own segments, calls and conversations."""
 
-    roles: Collection[str]
-    started: bool = False
     builder: SegmentBuilder = field(default_factory=SegmentBuilder)
     calls: list[CallInfo] = field(default_factory=list)
     conversations: dict[str, ConversationLog] = field(default_factory=dict)
-    rounds: dict[int, RoundRecord] = field(default_factory=dict)
-    cheats: dict[int, list[str]] = field(default_factory=dict)
     fidelity: TokenFidelity = "exact"
 
-    def start(self) -> None:
-        if self.started:  # a retry: the failed try's calls are not this episode's trajectory
-            self.builder, self.calls, self.conversations = SegmentBuilder(), [], {}
-            self.rounds, self.cheats, self.fidelity = {}, {}, "exact"
-        self.started = True
-
     def called(self, call: ModelCall, version: int) -> None:
-        if call.role not in self.roles:
-            return
         segment = self.builder.add(call, version)
         if _FIDELITY_ORDER[call.token_fidelity] < _FIDELITY_ORDER[self.fidelity]:
             self.fidelity = call.token_fidelity
@@ -78,44 +73,80 @@ class EpisodeLog:
             messages=[*call.messages, call.response],
         )
 
-    def trajectory(
+
+@dataclass
+class EpisodeLog:
+    """What one episode's events said so far; an infrastructure retry starts it over."""
+
+    roles: Sequence[str]
+    rewards: Mapping[str, RewardFn]
+    started: bool = False
+    parts: dict[str, RoleLog] = field(default_factory=dict)
+    rounds: dict[int, RoundRecord] = field(default_factory=dict)
+    cheats: dict[int, list[str]] = field(default_factory=dict)
+    verdicts: dict[int, list[OracleVerdict]] = field(default_factory=dict)
+    statuses: dict[int, dict[str, CaseStatus]] = field(default_factory=dict)
+    """Per round, the latest visible grade's status of each case (the tester's inputs among them)."""
+
+    def __post_init__(self) -> None:
+        self.parts = {role: RoleLog() for role in self.roles}
+
+    def start(self) -> None:
+        if self.started:  # a retry: the failed try's calls are not this episode's trajectories
+            self.parts = {role: RoleLog() for role in self.roles}
+            self.rounds, self.cheats, self.verdicts, self.statuses = {}, {}, {}, {}
+        self.started = True
+
+    def called(self, call: ModelCall, version: int) -> None:
+        if (part := self.parts.get(call.role)) is not None:
+            part.called(call, version)
+
+    def trajectories(
         self, *, sample_id: str, attempt: int, episode_id: str, group_id: str, result: EpisodeResult
-    ) -> Trajectory:
-        """The episode as a trainer reads it (its token data ends at the last call that completed)."""
-        segments = self.builder.segments()
+    ) -> list[Trajectory]:
+        """One trajectory per role, in the engine's order (token data ends at the last call that completed)."""
         rounds = [self._round_reward(r) for r in sorted(self.rounds)]
-        versions = [c.policy_version for c in self.calls]
         truncated = result.exit_status == "truncated"
         masked = truncated or result.infra_error or result.reward is None
-        first = segments[0] if segments else None
         cheats = sorted({flag for r in rounds for flag in r.cheat_flags})
-        return Trajectory(
-            episode_id=episode_id,
-            sample_id=sample_id,
-            group_id=group_id,
-            attempt=attempt,
-            prompt_ids=first.prompt_ids if first else [],
-            response_ids=first.response_ids if first else [],
-            response_mask=first.response_mask if first else [],
-            response_logprobs=first.response_logprobs if first else [],
-            segments=segments,
-            segmented=len(segments) > 1,
-            prefix_breaks=sum(s.start == "prefix_mismatch" for s in segments),
-            token_fidelity=self.fidelity if self.calls else "none",
-            reward=None if masked else result.reward,
-            reward_masked=masked,
-            truncated=truncated,
-            infra_error=result.infra_error,
-            termination="truncated" if truncated else result.termination,
-            rounds=rounds,
-            cheat_flags=cheats,
-            cheat_penalty=1.0 if cheats else 0.0,
-            policy_version=min(versions, default=0),
-            policy_versions=versions,
-            calls=self.calls,
-            conversations=list(self.conversations.values()),
-            num_turns=len(self.calls),
-        )
+        out = []
+        for role in self.roles:
+            part, fn = self.parts[role], self.rewards[role]
+            reward = None if masked else fn(rounds)
+            segments = part.builder.segments()
+            versions = [c.policy_version for c in part.calls]
+            first = segments[0] if segments else None
+            out.append(
+                Trajectory(
+                    episode_id=episode_id,
+                    sample_id=sample_id,
+                    group_id=group_id,
+                    attempt=attempt,
+                    role=role,
+                    prompt_ids=first.prompt_ids if first else [],
+                    response_ids=first.response_ids if first else [],
+                    response_mask=first.response_mask if first else [],
+                    response_logprobs=first.response_logprobs if first else [],
+                    segments=segments,
+                    segmented=len(segments) > 1,
+                    prefix_breaks=sum(s.start == "prefix_mismatch" for s in segments),
+                    token_fidelity=part.fidelity if part.calls else "none",
+                    reward=reward,
+                    reward_masked=reward is None,
+                    truncated=truncated,
+                    infra_error=result.infra_error,
+                    termination="truncated" if truncated else result.termination,
+                    rounds=rounds,
+                    cheat_flags=cheats,
+                    cheat_penalty=1.0 if cheats else 0.0,
+                    policy_version=min(versions, default=0),
+                    policy_versions=versions,
+                    calls=part.calls,
+                    conversations=list(part.conversations.values()),
+                    num_turns=len(part.calls),
+                )
+            )
+        return out
 
     def _round_reward(self, index: int) -> RoundReward:
         record = self.rounds[index]
@@ -129,7 +160,27 @@ class EpisodeLog:
             visible_solved=bool(visible and visible.solved),
             cheat_flags=flags,
             cheat_penalty=1.0 if flags else 0.0,
+            tester_asked=record.tester_asked,
+            tester_rejected=record.tester_rejected,
+            fresh_inputs=record.fresh_inputs,
+            fresh_kept=record.fresh_kept,
+            fresh_diverged=record.fresh_diverged,
+            tester_reward=record.tester_reward,
+            tester_inputs=self._tester_inputs(index),
         )
+
+    def _tester_inputs(self, index: int) -> list[TesterInput]:
+        statuses = self.statuses.get(index, {})
+        return [
+            TesterInput(
+                argv=v.argv,
+                stdin=v.stdin if isinstance(v.stdin, bytes) else None,
+                kept=v.kept,
+                drop_reason=v.drop_reason,
+                status=statuses.get(v.input_id) if v.kept else None,
+            )
+            for v in self.verdicts.get(index, [])
+        ]
 
 
 class RolloutCollector:
@@ -176,5 +227,11 @@ class RolloutCollector:
             case HiddenCasesGraded(grade=grade):
                 if (log := self._logs.get(grade.episode_id)) is not None:
                     log.cheats[grade.round] = list(grade.cheat_flags)
+            case OracleAnswered(answer=answer):
+                if (log := self._logs.get(answer.episode_id)) is not None:
+                    log.verdicts[answer.round] = list(answer.verdicts)
+            case VisibleCasesGraded(grade=grade):  # the round's last one holds its fresh inputs' statuses
+                if (log := self._logs.get(grade.episode_id)) is not None:
+                    log.statuses[grade.round] = {c.case_id: c.status for c in grade.cases}
             case _:
                 pass

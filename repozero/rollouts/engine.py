@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Iterable
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Iterable, Mapping
 from types import TracebackType
 from weakref import WeakKeyDictionary
 
@@ -26,7 +26,8 @@ from .collector import EpisodeLog, RolloutCollector
 from .environment import RolloutEnvironment
 from .filters import apply_filters
 from .policy import PolicyProvider
-from .types import EndpointRef, Filters, Group, GroupRequest, Trajectory
+from .rewards import reward_functions
+from .types import EndpointRef, Filters, Group, GroupRequest, RewardFn, Trajectory
 
 __all__ = ["RolloutEngine"]
 
@@ -38,8 +39,10 @@ class RolloutEngine:
 
     Args:
         session: an open session; its spec's model is the default policy (version 0).
-        roles: the agent roles whose calls make up a trajectory's token data (the tester is another
-            conversation: add "tester" to have its calls as further segments).
+        roles: the agent roles to return a trajectory for, each episode (`("coder", "tester")`: two per
+            episode, each with its own calls, tokens and reward).
+        rewards: a reward function per role, over the episode's round records (default: the coder's
+            grade, the tester's divergences minus invalid inputs; docs/rollouts.md).
         filters: the default filters of `run_group` and `stream`.
         deadline_s: the default per-episode deadline (None: no deadline).
     """
@@ -49,11 +52,15 @@ class RolloutEngine:
         session: Session,
         *,
         roles: Iterable[str] = ("coder",),
+        rewards: Mapping[str, RewardFn] | None = None,
         filters: Filters | None = None,
         deadline_s: float | None = None,
     ) -> None:
         self.session = session
-        self.roles = frozenset(roles)
+        self.roles = tuple(dict.fromkeys(roles))
+        if not self.roles:
+            raise UsageError("RolloutEngine: roles is empty (ask for coder, tester or both)")
+        self.rewards = reward_functions(self.roles, rewards)
         self.filters = filters or Filters()
         self.deadline_s = deadline_s
         self.policy = EndpointRef()
@@ -106,20 +113,20 @@ class RolloutEngine:
         first = self._claim(sample_id, n)
         group_id = f"{sample_id}--g{first}"  # unique in the session: named by its first attempt
         deadline = self.deadline_s if deadline_s is None else deadline_s
-        out: list[Trajectory | None] = [None] * n
+        out: list[list[Trajectory]] = [[] for _ in range(n)]
         async with anyio.create_task_group() as tg:
             for i in range(n):
                 tg.start_soon(
                     self._episode, models, label, ace_rounds, sample_id, first + i, group_id, deadline, out, i
                 )
-        trajectories = [t for t in out if t is not None]
+        trajectories = [t for episode in out for t in episode]
         group = apply_filters(group_id, sample_id, trajectories, filters or self.filters)
         log.info(
             "rollout_group_finished",
             group_id=group_id,
             kept=len(group.trajectories),
             dropped=group.dropped,
-            rewards=[t.reward for t in trajectories],
+            rewards={role: [t.reward for t in trajectories if t.role == role] for role in self.roles},
         )
         return group
 
@@ -200,13 +207,13 @@ class RolloutEngine:
         attempt: int,
         group_id: str,
         deadline_s: float | None,
-        out: list[Trajectory | None],
+        out: list[list[Trajectory]],
         index: int,
     ) -> None:
         """One episode through the session's own `run_episode`: the deadline, and the store's record of a
         cut episode (`truncated`), are the session's."""
         eid = episode_id(sample_id, attempt)
-        log = self.collector.watch(eid, EpisodeLog(roles=self.roles))
+        log = self.collector.watch(eid, EpisodeLog(roles=self.roles, rewards=self.rewards))
         try:
             result = await self.session.run_episode(
                 sample_id,
@@ -218,7 +225,7 @@ class RolloutEngine:
             )
         finally:
             self.collector.release(eid)
-        out[index] = log.trajectory(
+        out[index] = log.trajectories(
             sample_id=sample_id, attempt=attempt, episode_id=eid, group_id=group_id, result=result
         )
 

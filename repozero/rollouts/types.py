@@ -7,9 +7,11 @@ masked, and said so by a flag, not replaced by a plausible default.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable, Sequence
+from typing import Literal, TypeAlias
 
 from repozero.kernel.records import Record
+from repozero.kernel.vocabulary import CaseStatus, DropReason
 from repozero.traces import TokenFidelity, TraceMessage
 
 __all__ = [
@@ -20,9 +22,11 @@ __all__ = [
     "Filters",
     "Group",
     "GroupRequest",
+    "RewardFn",
     "RoundReward",
     "Segment",
     "SegmentStart",
+    "TesterInput",
     "Trajectory",
 ]
 
@@ -73,10 +77,24 @@ class GroupRequest(Record, kw_only=True):
     """None: the filters given to `stream` (or to the engine)."""
 
 
+class TesterInput(Record, kw_only=True):
+    """One input the tester proposed that passed the interface check, and what became of it."""
+
+    argv: list[str]
+    stdin: bytes | None = None
+    kept: bool
+    """The Oracle's filter kept it (False: dropped, `drop_reason` says why — an invalid input)."""
+    drop_reason: DropReason | None = None
+    status: CaseStatus | None = None
+    """The round's target on it, graded against the Oracle's answer (None when dropped): anything but
+    `pass`, `not_run` and `infra_error` is a divergence the tester exposed."""
+
+
 class RoundReward(Record, kw_only=True):
-    """One ACE round's grades, as rewards (names as in the trace's `Rewards`). The hidden values are the
-    score had the episode stopped after this round — the final-reward kind, never shown to an agent; the
-    visible ones grade what the agents saw (whitebox cases and the tester's grounded inputs)."""
+    """One ACE round's grades, as rewards (names as in the trace's `Rewards` and round record). The hidden
+    values are the score had the episode stopped after this round — the final-reward kind, never shown to
+    an agent; the visible ones grade what the agents saw (whitebox cases and the tester's grounded inputs).
+    The tester's counts are what a reward function of the tester reads (docs/rollouts.md)."""
 
     round: int
     hidden_pass_rate: float
@@ -88,6 +106,24 @@ class RoundReward(Record, kw_only=True):
     cheat_flags: list[str] = []
     cheat_penalty: float = 0.0
     """1.0 when the grader flagged a cheat this round, else 0.0: the trainer chooses its weight."""
+    tester_asked: int = 0
+    """Inputs the tester was asked for this round (`tests_per_round`); 0: the tester did not run."""
+    tester_rejected: int = 0
+    """Its proposals the interface check rejected (malformed, off the interface, already known)."""
+    fresh_inputs: int = 0
+    """Its proposals that passed the interface check (sent to the Oracle)."""
+    fresh_kept: int = 0
+    """Of those, the ones the Oracle's filter kept (`fresh_inputs - fresh_kept` were dropped)."""
+    fresh_diverged: int = 0
+    """Distinct kept inputs on which the round's target output differed from the Oracle's."""
+    tester_reward: float | None = None
+    """The default tester reward of the round (`TESTER_REWARD_FORMULA`); None when it did not run."""
+    tester_inputs: list[TesterInput] = []
+    """Each input sent to the Oracle, in order, with its verdict and the target's status."""
+
+
+RewardFn: TypeAlias = Callable[[Sequence[RoundReward]], float | None]
+"""A role's reward from the episode's rounds (in order); None masks it (no reward, not a reward of 0)."""
 
 
 class CallInfo(Record, kw_only=True):
@@ -143,19 +179,22 @@ class ConversationLog(Record, kw_only=True):
 
 
 class Trajectory(Record, kw_only=True):
-    """One episode as a trainer consumes it.
+    """One role's part of one episode, as a trainer consumes it: an engine asked for roles ("coder",
+    "tester") gives two per episode, each with its own calls, tokens and reward.
 
     `prompt_ids`, `response_ids`, `response_mask` and `response_logprobs` are those of the first segment
-    (the coder's first conversation). When `segmented`, the episode did not fit one exact token stream
-    (another conversation, or an edited history): the rest is in `segments`, each exact on its own; use
-    them as separate steps, or drop the trajectory — they are never merged. With `token_fidelity` "none"
-    (closed APIs) there are no ids at all: only `conversations`.
+    (the role's first conversation). When `segmented`, the role's calls did not fit one exact token stream
+    (another conversation — the tester has one per round —, or an edited history): the rest is in
+    `segments`, each exact on its own; use them as separate steps, or drop the trajectory — they are never
+    merged. With `token_fidelity` "none" (closed APIs) there are no ids at all: only `conversations`.
     """
 
     episode_id: str
     sample_id: str
     group_id: str
     attempt: int
+    role: str = "coder"
+    """Whose calls these are (`coder` or `tester`): every segment and call of it has this role."""
     prompt_ids: list[int] = []
     response_ids: list[int] = []
     response_mask: list[int] = []
@@ -168,9 +207,12 @@ class Trajectory(Record, kw_only=True):
     token_fidelity: TokenFidelity = "none"
     """The weakest fidelity among its calls: `exact` only if every call returned prompt and completion ids."""
     reward: float | None = None
-    """The episode's reward (the run's formula, `hidden_solved`); None when masked."""
+    """The role's reward over the episode's rounds: the coder's is the grade (the run's formula,
+    `hidden_solved`), the tester's the mean of its round rewards (docs/rollouts.md), or the engine's
+    `rewards[role]`; None when masked."""
     reward_masked: bool = False
-    """True for a truncated episode or an infrastructure failure: no reward, and not a reward of 0."""
+    """True for a truncated episode or an infrastructure failure, and where the role's reward function
+    gave None (a tester that never ran): no reward, and not a reward of 0."""
     truncated: bool = False
     """Cut at its deadline (`deadline_s`); its token data ends at the last call that completed."""
     infra_error: bool = False
@@ -187,16 +229,17 @@ class Trajectory(Record, kw_only=True):
     calls: list[CallInfo] = []
     conversations: list[ConversationLog] = []
     num_turns: int = 0
-    """Model calls in the episode (all roles)."""
+    """Model calls in the trajectory (this role's)."""
 
 
 class Group(Record, kw_only=True):
-    """`n` episodes of one sample (a GRPO group), after the filters."""
+    """`n` episodes of one sample (a GRPO group), after the filters: one trajectory per episode and role
+    asked for, episode by episode in the engine's role order."""
 
     group_id: str
     sample_id: str
     trajectories: list[Trajectory] = []
     dropped: dict[str, int] = {}
-    """Trajectories the filters left out, by `FilterReason`."""
+    """Trajectories the filters left out, by `FilterReason` (all roles counted)."""
     requested: int = 0
     """How many episodes the group ran (`n`)."""
