@@ -26,7 +26,7 @@ from repozero.oracle.native_env import EXECSERVER, NATIVEPROBE, NativeSandboxes,
 from repozero.oracle.pruning import touch_used
 from repozero.oracle.records import EnvSpec, Fingerprint, ProgramRef
 from repozero.oracle.source_env import FORKSERVER
-from repozero.sandbox import ProcessSandbox, SandboxProcess, SandboxSpec
+from repozero.sandbox import ProcessSandbox, SandboxProcess, SandboxSpec, leases
 
 __all__ = ["DockerNativeEnvironment"]
 
@@ -100,10 +100,12 @@ class DockerNativeEnvironment:
                 kept = (
                     self._provider.cache_dir / "oracle" / "native" / build_key(fingerprint, program) / "exe"
                 )
-                if kept.is_file():
-                    touch_used(kept.parent)
-                    await box.write_file(f"{target}/exe", kept.read_bytes(), mode=0o755)
-                else:
+                # leased while it is read: `repozero cache prune` elsewhere cannot take it mid-read
+                with leases.using(kept.parent, kept.is_file) as whole:
+                    if whole:
+                        touch_used(kept.parent)
+                        await box.write_file(f"{target}/exe", kept.read_bytes(), mode=0o755)
+                if not whole:
                     await self._compile(box, program, target, kept)
                 self._staged.add(program.digest)
         return target

@@ -91,13 +91,13 @@ async def _grade_one(
     )
     try:
         async with limiter or contextlib.nullcontext(), backend.open(spec) as sandbox:
-            built = await build_target(sandbox, job.sample, target_dir)
-            if built.error is not None:
-                return build_failed_grade(job, flags, built.error)
-            return await grade_in_sandbox(
-                sandbox, job.sample, job.cases, Path(built.dir), policy_for(job.sample, policy),
-                visible_ids=job.visible_ids,
-            )  # fmt: skip
+            async with build_target(sandbox, job.sample, target_dir) as built:
+                if built.error is not None:
+                    return build_failed_grade(job, flags, built.error)
+                return await grade_in_sandbox(
+                    sandbox, job.sample, job.cases, Path(built.dir), policy_for(job.sample, policy),
+                    visible_ids=job.visible_ids,
+                )  # fmt: skip
     except SandboxError as exc:
         log.warning("grade_sandbox_failed", sample=job.sample.id, error=str(exc))
         return infra_grade(job.sample, job.cases, str(exc))

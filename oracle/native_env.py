@@ -3,7 +3,8 @@
 The Oracle sees the same `SourceEnvironment` as for Python: `prepare` fingerprints the environment
 (`nativeprobe.py`: compiler, flags, glibc and every Debian package involved, with content hashes),
 `stage_program` compiles a program folder once per (fingerprint, program digest) into
-`<cache>/oracle/native/<key>/{src/,exe}`, and `open_server` starts `execserver.py`, which execs the binary
+`<cache>/oracle/native/<key>/{src/,exe}` (published by rename, leased while this process lives, so
+`repozero cache prune` in another process leaves it), and `open_server` starts `execserver.py`, which execs the binary
 per case under the case-execution contract. Repeats must be able to disagree when a program reads
 uninitialised memory, prints an address or reads the clock: every run is a fresh exec (ASLR), servers are
 started with different `MALLOC_PERTURB_` values (none, then 0xa5, 0x5a, 0x3c in turn), and the odd ones
@@ -31,7 +32,7 @@ from repozero.oracle.host_process import HostProcess
 from repozero.oracle.pruning import touch_used
 from repozero.oracle.records import EnvSpec, Fingerprint, ProgramRef
 from repozero.oracle.source_env import FORKSERVER, find_faketime
-from repozero.sandbox import ProcessSandbox, SandboxProcess, SandboxSpec
+from repozero.sandbox import ProcessSandbox, SandboxProcess, SandboxSpec, leases
 from repozero.sandbox.toolchains import python_prefix
 
 __all__ = [
@@ -100,24 +101,29 @@ class LocalNativeEnvironment:
         """Compile the program folder's `path` once per environment fingerprint; the build's folder."""
         fingerprint = await self.prepare()
         target = self.builds / build_key(fingerprint, program)
-        key = target.name
         async with self._compiling:
-            if (target / "exe").is_file():
-                touch_used(target)
-                return str(target)
-            self.builds.mkdir(parents=True, exist_ok=True)
-            stage = Path(tempfile.mkdtemp(dir=self.builds, prefix=".stage-"))
-            try:
-                await self._compile(program, stage)
-                os.chmod(stage, 0o755)
-                os.rename(stage, target)
-            except OSError:
-                if not (target / "exe").is_file():
-                    raise
-            finally:
-                shutil.rmtree(stage, ignore_errors=True)
-        log.info("oracle_program_compiled", env=self.spec.key, program=program.path, build=key)
-        return str(target)
+            for _ in range(3):  # pruned between our build and our lease: build again
+                # leased for this process's life: its exec servers run the binary from here
+                if leases.hold(target, lambda: (target / "exe").is_file()):
+                    touch_used(target)  # for `repozero cache prune`
+                    return str(target)
+                await self._publish(program, target)
+        raise OracleError(f"native build {target} was removed three times while being leased")
+
+    async def _publish(self, program: ProgramRef, target: Path) -> None:
+        """Compile in a staging dir and rename it into place (atomic; one put there first wins)."""
+        self.builds.mkdir(parents=True, exist_ok=True)
+        stage = Path(tempfile.mkdtemp(dir=self.builds, prefix=".stage-"))
+        try:
+            await self._compile(program, stage)
+            os.chmod(stage, 0o755)
+            os.rename(stage, target)
+        except OSError:
+            if not (target / "exe").is_file():
+                raise
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
+        log.info("oracle_program_compiled", env=self.spec.key, program=program.path, build=target.name)
 
     async def _compile(self, program: ProgramRef, stage: Path) -> None:
         src = stage / "src"

@@ -5,7 +5,8 @@ programs and cache many verdicts; nothing removed them. Every entry's modificati
 preparing an environment, staging a program that was already staged and loading a verdict table touch it
 (`touch_used`). Pruning removes entries older than a cutoff, each under the same lock that creating it
 takes, so an environment being built is never removed, nor an entry a live process holds a lease on
-(`sandbox/leases.py`: the lease files of `<kind folder>/.leases/<entry>/`). An entry in use by a run
+(`sandbox/leases.py`: the lease files of `<kind folder>/.leases/<entry>/`, checked under the entry's lease
+guard, so a process leasing it at that moment keeps it). An entry in use by a run
 that started before the cutoff and holds no lease would be — hence cutoffs in days, not minutes.
 """
 
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import shutil
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -129,10 +129,9 @@ def prune(root: Path, older_than_s: float, *, dry_run: bool = False) -> list[Cac
                 if not free or leases.holders(path):
                     continue
                 if not dry_run:
-                    if path.is_dir() and not path.is_symlink():
-                        shutil.rmtree(path, ignore_errors=True)
-                    else:
-                        path.unlink(missing_ok=True)
+                    # under the lease guard: a process leasing it right now keeps it (checked, not raced)
+                    if not leases.prune_unheld(path):
+                        continue
                     path.with_name(path.name + ".lock").unlink(missing_ok=True)
             removed.append(entry)
     return removed

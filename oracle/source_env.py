@@ -160,10 +160,13 @@ class LocalVenvEnvironment:
         return Fingerprint(entries={str(k): str(v) for k, v in entries.items()})
 
     async def stage_program(self, program: ProgramRef) -> str:
+        """The program folder's copy keyed by its digest, leased while this process lives (its fork
+        servers import from it)."""
         target = self.programs / program.digest
-        if target.is_dir():
-            touch_used(target)
-        else:
+        for _ in range(3):  # pruned between our copy and our lease: copy again
+            if leases.hold(target, target.is_dir):
+                touch_used(target)
+                return str(target)
             self.programs.mkdir(parents=True, exist_ok=True)
             stage = Path(tempfile.mkdtemp(dir=self.programs, prefix=".stage-"))
             shutil.copytree(
@@ -175,7 +178,7 @@ class LocalVenvEnvironment:
                 if not target.is_dir():
                     raise
             shutil.rmtree(stage, ignore_errors=True)
-        return str(target)
+        raise OracleError(f"staged program {target} was removed three times while being leased")
 
     async def open_server(self, seed: int, clock_shift: str) -> SandboxProcess:
         scratch = tempfile.mkdtemp(prefix="repozero-fs-")

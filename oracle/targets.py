@@ -5,31 +5,35 @@ A Rust target is a Cargo project at the target root; its entry point is a binary
 The grader builds it with `cargo build --release --offline` in the grading sandbox (the pinned toolchain,
 no network), from a copy of the tree without `target/` or `.git` — a binary or a build fingerprint the
 agent left there is never trusted — and caches the result by the tree's content hash under
-`<cache>/grader/rust/<hash>/`: the sources plus the built entry binary, or the compiler's first errors.
+`<cache>/grader/rust/<hash>/`: the sources plus the built entry binary, or the compiler's first errors,
+leased while a grade uses it.
 The same tree is never built twice; a build failure is `no_executable`, its errors fed back on every
 visible case.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import shutil
 import stat
 import tempfile
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import anyio
 import msgspec
 
 from repozero.datasets import Sample
+from repozero.kernel.errors import SandboxError
 from repozero.kernel.log import get_logger
 from repozero.kernel.records import Record
 from repozero.oracle.config import OracleConfig, cache_root
 from repozero.oracle.grading import GradingPolicy
 from repozero.oracle.pruning import touch_used
-from repozero.sandbox import GradingSandbox
+from repozero.sandbox import GradingSandbox, leases
 from repozero.sandbox.toolchains import build_command, rust_version
 
 __all__ = [
@@ -124,17 +128,29 @@ def _first_errors(stderr: bytes) -> str:
     return "\n".join(lines[start : start + _ERROR_LINES])[:_ERROR_CHARS]
 
 
-async def build_target(sandbox: GradingSandbox, sample: Sample, target_dir: Path) -> Built:
-    """The folder to grade from; for Rust, built once per tree content (in `sandbox` on a cache miss)."""
+@contextlib.asynccontextmanager
+async def build_target(sandbox: GradingSandbox, sample: Sample, target_dir: Path) -> AsyncIterator[Built]:
+    """The folder to grade from, for the block; for Rust, built once per tree content (in `sandbox` on a
+    cache miss) and leased while the block uses it (`repozero cache prune` elsewhere leaves it)."""
     if sample.target.language != "rust":
-        return Built(dir=str(target_dir))
+        yield Built(dir=str(target_dir))
+        return
     key = await anyio.to_thread.run_sync(build_key, target_dir)
     final = build_root() / key
-    cached = _cached(final)
-    if cached is not None:
-        touch_used(final)  # for `repozero cache prune`
-        log.debug("rust_build_cached", sample=sample.id, tree=key[:16])
-        return cached
+    for _ in range(3):  # pruned between our build and our lease: build again
+        with leases.using(final, lambda: _cached(final) is not None) as whole:
+            built = _cached(final)
+            if whole and built is not None:
+                touch_used(final)  # for `repozero cache prune`
+                log.debug("rust_build_cached", sample=sample.id, tree=key[:16])
+                yield built
+                return
+        await _publish(sandbox, sample, target_dir, final)
+    raise SandboxError(f"Rust build {final} was removed three times while being leased")
+
+
+async def _publish(sandbox: GradingSandbox, sample: Sample, target_dir: Path, final: Path) -> None:
+    """Build in a staging dir and rename it into place (atomic; one put there first wins)."""
     final.parent.mkdir(parents=True, exist_ok=True)
     stage = Path(tempfile.mkdtemp(dir=final.parent, prefix=".stage-"))
     try:
@@ -150,10 +166,7 @@ async def build_target(sandbox: GradingSandbox, sample: Sample, target_dir: Path
                 raise
     finally:
         shutil.rmtree(stage, ignore_errors=True)
-    log.info("rust_built", sample=sample.id, tree=key[:16], ok=error is None)
-    built = _cached(final)
-    assert built is not None
-    return built
+    log.info("rust_built", sample=sample.id, tree=final.name[:16], ok=error is None)
 
 
 def _cached(final: Path) -> Built | None:

@@ -7,6 +7,12 @@ The kernel drops the lock when the process dies (even by `kill -9`), so a lease'
 guessing. Pruning removes an entry only when no lease on it is alive, under the entry's guard lock
 (`ROOT/.leases/NAME.lock`), which a new user takes shared while it makes its lease: an entry is either
 pruned before a user leases it (the user then builds it again) or leased before any pruner looks.
+
+Most entries are held for the process's life (`hold`); an entry used once and briefly (a Rust build of one
+target tree, of which a long run makes thousands) is held for a block only (`using`), so a process never
+keeps a descriptor per entry it ever touched. An entry this process holds that has since gone (removed by
+hand, or by a process that does not lease) is no longer held: `hold` with a `check` sees it and leases the
+rebuilt one.
 """
 
 from __future__ import annotations
@@ -19,11 +25,13 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-__all__ = ["hold", "holders", "prune_unheld"]
+__all__ = ["hold", "holders", "prune_unheld", "release", "using"]
 
 LEASES = ".leases"
 _held: dict[str, int] = {}
 """Entry path → the descriptor holding this process's lease on it (open until the process ends)."""
+_blocks: dict[str, int] = {}
+"""Entry path → open `using` blocks, for a lease taken by `using` only (released when the last ends)."""
 
 
 def _lease_dir(entry: Path) -> Path:
@@ -50,12 +58,20 @@ def hold(entry: Path, check: Callable[[], bool] | None = None) -> bool:
     """Lease `entry` for the rest of this process (once per entry). With `check` (a callable), the lease
     is taken only while `check()` is true under the guard — i.e. the entry is there and whole — and False
     is returned otherwise (nothing held: build it, then hold it again)."""
+    _blocks.pop(str(entry), None)  # held for life now, whatever `using` block took it first
+    return _take(entry, check)
+
+
+def _take(entry: Path, check: Callable[[], bool] | None) -> bool:
     key = str(entry)
-    if key in _held:
+    if key in _held and (check is None or check()):
         return True
     with _guard(entry, exclusive=False):
         if check is not None and not check():
+            release(entry)  # held before, gone since: the next holder leases the rebuilt entry
             return False
+        if key in _held:
+            return True
         folder = _lease_dir(entry)
         folder.mkdir(parents=True, exist_ok=True)
         name = f"{os.getpid()}-{_start_time()}"
@@ -64,6 +80,38 @@ def hold(entry: Path, check: Callable[[], bool] | None = None) -> bool:
         os.write(fd, f"pid {os.getpid()} since {time.time():.0f}\n".encode())
         _held[key] = fd
     return True
+
+
+@contextlib.contextmanager
+def using(entry: Path, check: Callable[[], bool] | None = None) -> Iterator[bool]:
+    """A lease on `entry` for the block only (as `hold`: False if `check` fails, nothing held); one held
+    for life stays held after it."""
+    key = str(entry)
+    scoped = key not in _held or key in _blocks
+    if not _take(entry, check):
+        yield False
+        return
+    if scoped:
+        _blocks[key] = _blocks.get(key, 0) + 1
+    try:
+        yield True
+    finally:
+        if scoped and key in _blocks:  # not made a life-long lease meanwhile
+            _blocks[key] -= 1
+            if not _blocks[key]:
+                release(entry)
+
+
+def release(entry: Path) -> None:
+    """Drop this process's lease on `entry`, if it holds one."""
+    key = str(entry)
+    _blocks.pop(key, None)
+    fd = _held.pop(key, None)
+    if fd is None:
+        return
+    with contextlib.suppress(OSError):
+        (_lease_dir(entry) / f"{os.getpid()}-{_start_time()}").unlink()
+    os.close(fd)
 
 
 def holders(entry: Path) -> list[str]:
@@ -94,7 +142,10 @@ def prune_unheld(entry: Path) -> bool:
             return False
         trash = entry.with_name(f".trash-{entry.name}-{os.getpid()}")
         entry.rename(trash)
-    shutil.rmtree(trash, ignore_errors=True)
+    if trash.is_dir() and not trash.is_symlink():
+        shutil.rmtree(trash, ignore_errors=True)
+    else:
+        trash.unlink(missing_ok=True)
     with contextlib.suppress(OSError):
         _lease_dir(entry).rmdir()
     return True
