@@ -3,8 +3,9 @@
 `gold`, `buggy-then-fix`, `never` and `tester` are scripts over the sample's material; `mix:P@GLOB,…`
 picks one per sample id (first matching glob wins); `replay:FILE` answers from recorded responses;
 `steps:N` runs N trivial commands and submits (load tests and benchmarks: no files, no material);
-`generate` plays `dataset generate`'s roles.
-Whatever the policy, a `role=tester` request is answered by proposing the sample's tester inputs.
+`generate` plays `dataset generate`'s roles; `finds:P` is `buggy-then-fix` with a tester that proposes
+each of the sample's tester inputs with probability P (tester_policies.py).
+Otherwise, a `role=tester` request is answered by proposing all of the sample's tester inputs.
 """
 
 from __future__ import annotations
@@ -16,16 +17,20 @@ from typing import Protocol
 
 from repozero.agents.fakellm.agent_actions import Propose, Say, Shell, Submit, render
 from repozero.agents.fakellm.chat import ChatRequest, Header, Reply, feedback_counts
+from repozero.agents.fakellm.flaky import parse_flaky
 from repozero.agents.fakellm.generate import GeneratePolicy
 from repozero.agents.fakellm.material import SampleShelf
 from repozero.agents.fakellm.replay import ReplayBook
 from repozero.agents.fakellm.script import Variant, coder_action, effective_turns
+from repozero.agents.fakellm.tester_policies import SometimesTester, finds_probability
 from repozero.kernel.errors import RepoZeroError, UsageError
 
 __all__ = ["POLICY_NAMES", "Policy", "PolicyError", "parse_policy"]
 
 POLICY_NAMES = (
     "gold", "buggy-then-fix", "never", "tester", "steps:N", "mix:POLICY@GLOB,…", "replay:FILE", "generate",
+    "finds:P",
+    "flaky-fix:P",
 )  # fmt: skip
 
 
@@ -148,6 +153,12 @@ def parse_policy(spec: str, *, nested: bool = False) -> Policy:
         return Scripted(spec, _SCRIPTED[spec])
     if spec.startswith("steps:"):
         return Steps(spec, _step_count(spec))
+    if spec.startswith("finds:"):
+        return SometimesTester(spec, finds_probability(spec), Scripted(spec, _buggy_then_fix))
+    if spec.startswith(
+        "flaky-fix:"
+    ):  # a fix that works with probability P per attempt (agents/fakellm/flaky.py)
+        return parse_flaky(spec, tester_reply)
     if spec == "generate":  # `dataset generate`'s writer, case writer and voters (agents/fakellm/generate.py)
         return GeneratePolicy()
     if spec.startswith("replay:"):
