@@ -72,3 +72,25 @@ def test_a_sweep_grades_its_attempts_on_their_pooled_fresh_cases(tmp_path: Path)
     before = (cell / POOL_FILE).stat().st_mtime_ns
     repozero("sweep", str(spec), "--out", str(out), "--json")  # nothing to do, the pool graded: untouched
     assert (cell / POOL_FILE).stat().st_mtime_ns == before
+
+
+def test_a_plain_run_writes_its_pool_and_its_report_fills_the_selector(tmp_path: Path) -> None:
+    """`repozero run` grades its attempts on the pooled fresh cases as a sweep cell does: the report's
+    selector row has a number, not a dash; a resume with nothing to do leaves the pool as it was."""
+    run = tmp_path / "run"
+    args = ["--dataset", str(FIXTURE), "--model", "fake:buggy-then-fix", "--ace-rounds", "1"]
+    repozero("run", *args, "--attempts", "2", "--out", str(run), "--display", "off", "--json")
+    pool = msgspec.json.decode((run / POOL_FILE).read_bytes(), type=PoolFile)
+    live = sorted(s.id for s in load_dataset(FIXTURE).samples if s.status == "live")
+    assert sorted(pool.samples) == live
+    for sample in pool.samples.values():  # both attempts graded on every case their testers proposed
+        assert sample.proposed_by and sample.passed == {0: sorted(sample.proposed_by)} | {
+            1: sorted(sample.proposed_by)
+        }
+    report = json.loads(repozero("report", str(run), "--format", "json").stdout)
+    rows = {r["label"]: r["cells"][0] for t in report["tables"] if t["id"] == "compute" for r in t["rows"]}
+    picked = rows["best of 2, selector: pooled fresh cases passed (no hidden case read)"]
+    assert picked is not None and picked.startswith("100.0% ·"), rows
+    before = (run / POOL_FILE).stat().st_mtime_ns
+    repozero("run", "--resume", str(run), "--display", "off", "--json")
+    assert (run / POOL_FILE).stat().st_mtime_ns == before

@@ -53,7 +53,7 @@ class RunData:
     label: str = ""
     hidden_cases: Counter[str] = field(default_factory=Counter)
     pool: PoolFile | None = None
-    """The attempts graded on their sample's pooled fresh cases (`pool.json`, written by sweeps)."""
+    """The attempts graded on their sample's pooled fresh cases (`pool.json`, written by runs and sweeps)."""
 
     @property
     def protocol_name(self) -> str:

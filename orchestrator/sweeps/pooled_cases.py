@@ -4,6 +4,7 @@ A best-of-k selector that may not read hidden cases can still test: each attempt
 the Oracle answered (fresh, visible cases). Pooled over a sample's attempts, they are a test suite no
 attempt saw whole. `grade_pool` grades each finished attempt's last target tree on its sample's pool and
 writes `RUN_DIR/pool.json`: per case, which attempts' testers proposed it; per attempt, which it passes.
+A sweep does it for each cell once its episodes are over; `repozero run` for its run (`grade_run_pool`).
 The report's `pooled fresh cases passed` selector reads it (orchestrator/report/selectors.py); at k it
 counts only the cases the k chosen attempts' testers proposed. Cases come from the traces' Oracle answers
 (kept verdicts only); hidden cases are never read here — the grading job holds pool cases and nothing else.
@@ -23,18 +24,22 @@ import anyio
 import msgspec
 import structlog
 
-from repozero.datasets import Case, Dataset, Sample
+from repozero.datasets import Case, Dataset, Sample, load_dataset
 from repozero.datasets.disk import write_atomic
 from repozero.kernel.records import Record
 from repozero.oracle.evaluate import GradeJob, grade_one
 from repozero.oracle.grading import GradingPolicy
+from repozero.orchestrator.engine.config import Config
+from repozero.orchestrator.engine.limits import effective_config
+from repozero.orchestrator.engine.manifest import read_manifest
 from repozero.orchestrator.engine.node_status import target_archive
+from repozero.orchestrator.engine.protocols import get_protocol
 from repozero.orchestrator.engine.results import EpisodeResult, ResultsStore
-from repozero.sandbox import SandboxBackend
+from repozero.sandbox import SandboxBackend, open_backend
 from repozero.traces import TraceReader
 from repozero.traces.grades import OracleAnswerRecord
 
-__all__ = ["POOL_FILE", "PoolFile", "SamplePool", "grade_pool", "pool_cases", "read_pool"]
+__all__ = ["POOL_FILE", "PoolFile", "SamplePool", "grade_pool", "grade_run_pool", "pool_cases", "read_pool"]
 
 log = structlog.get_logger()
 
@@ -140,8 +145,25 @@ async def grade_pool(
             for s, (_, origin) in sorted(pools.items())
         }
     )
-    write_atomic(run_dir / POOL_FILE, msgspec.json.encode(out) + b"\n")
+    data, path = msgspec.json.encode(out) + b"\n", run_dir / POOL_FILE
+    if not path.is_file() or path.read_bytes() != data:  # nothing new: the file stays as it was
+        write_atomic(path, data)
     return out
+
+
+async def grade_run_pool(config: Config, run_dir: Path) -> PoolFile:
+    """A run's pool graded as a sweep cell's is, once its episodes are over: with the dataset, protocol,
+    ACE rounds and sandbox backend its manifest recorded, at most its `grading` limiter's size at once.
+    Without ACE rounds no tester ran: no sandbox is opened and every pool is empty."""
+    manifest = read_manifest(run_dir)
+    dataset = load_dataset(manifest.dataset_path)
+    policy = get_protocol(manifest.protocol["name"]).grading_policy(config.sandbox.output_cap)
+    limiter = anyio.CapacityLimiter(max(manifest.limiters.get("grading", 1), 1))
+    if manifest.ace_rounds == 0:
+        return await grade_pool(run_dir, dataset, None, policy, limiter)
+    sandbox = effective_config(config).sandbox
+    async with open_backend(sandbox, manifest.sandbox_backend, run_id=manifest.run_id) as backend:
+        return await grade_pool(run_dir, dataset, backend, policy, limiter)
 
 
 @dataclass
