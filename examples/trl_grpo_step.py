@@ -1,13 +1,18 @@
 """One GRPO step with TRL on RepoZero episodes, on the CPU, with nothing downloaded.
 
 A tiny random-weight Llama and a tokenizer whose ids are the loopback model server's (its byte tokenizer,
-written as a Hugging Face folder) stand in for a real model; `fake:gold` plays the policy. TRL's
-`GRPOTrainer` asks `rollout_func` for completions: each prompt names a sample, each group of
-`num_generations` equal prompts runs that many full coder episodes (sandbox, grader), and the trainer
-takes their exact token ids, logprobs and observation masks. The reward function reads the episode's
-reward. Needs the `[trl]` extra (`bash scripts/setup.sh` installs it).
+written as a Hugging Face folder) stand in for a real model. TRL's `GRPOTrainer` asks `rollout_func` for
+completions: each prompt names a sample, each group of `num_generations` equal prompts runs that many full
+episodes (sandbox, Oracle, grader), and the trainer takes the trained role's exact token ids, logprobs
+and observation masks. The reward function reads that role's reward.
 
-    python examples/trl_grpo_step.py [--dataset builtin:py2js-lite] [--sample roman-numerals]
+`--role coder` (the default): `fake:gold` plays the policy, no ACE round; each completion is the coder's
+conversation, its reward the grade. `--role tester`: `fake:finds:0.5` (a tester that finds the planted
+bug only sometimes), one ACE round; each completion is the tester's proposal, its reward the divergences
+it exposed minus its invalid inputs, over the inputs asked for (docs/rollouts.md). Needs the `[trl]`
+extra (`bash scripts/setup.sh` installs it).
+
+    python examples/trl_grpo_step.py [--dataset builtin:py2js-lite] [--sample roman-numerals] [--role tester]
 
 The last line printed is `trl_train_steps: <n>`.
 """
@@ -49,9 +54,16 @@ def tiny_model(folder: Path) -> tuple[Any, Any]:
     return LlamaForCausalLM(config), tokenizer
 
 
-def train_one_step(workdir: Path, dataset: str, sample: str, generations: int = 2) -> dict[str, Any]:
-    """One `GRPOTrainer.train()` step over one group of `generations` episodes of `sample`; returns what
-    the trainer saw (global step, rewards handed to the reward function, tokens, logged metrics)."""
+POLICIES = {"coder": ("fake:gold", 0), "tester": ("fake:finds:0.5", 1)}
+"""The scripted policy and ACE rounds each role is trained on."""
+
+
+def train_one_step(
+    workdir: Path, dataset: str, sample: str, generations: int = 2, role: str = "coder"
+) -> dict[str, Any]:
+    """One `GRPOTrainer.train()` step of `role` over one group of `generations` episodes of `sample`;
+    returns what the trainer saw (global step, rewards handed to the reward function, tokens, logged
+    metrics)."""
     from trl import GRPOConfig, GRPOTrainer
 
     from datasets import Dataset
@@ -78,8 +90,9 @@ def train_one_step(workdir: Path, dataset: str, sample: str, generations: int = 
         dataloader_num_workers=0,
         seed=0,
     )
-    spec = RunSpec(dataset=dataset, model="fake:gold", scaffold="bash", ace_rounds=0)
-    with TrlRollouts(load_config(), spec) as rollouts:
+    model_name, rounds = POLICIES[role]
+    spec = RunSpec(dataset=dataset, model=model_name, scaffold="bash", ace_rounds=rounds)
+    with TrlRollouts(load_config(), spec, role=role) as rollouts:
         trainer = GRPOTrainer(
             model=model,
             reward_funcs=[reward],
@@ -103,11 +116,12 @@ def main() -> None:
     parser.add_argument("--dataset", default="builtin:py2js-lite")
     parser.add_argument("--sample", default="roman-numerals")
     parser.add_argument("--generations", type=int, default=2)
+    parser.add_argument("--role", choices=sorted(POLICIES), default="coder", help="the role trained")
     flags = parser.parse_args()
     with tempfile.TemporaryDirectory() as workdir:
-        out = train_one_step(Path(workdir), flags.dataset, flags.sample, flags.generations)
+        out = train_one_step(Path(workdir), flags.dataset, flags.sample, flags.generations, flags.role)
     step: dict[str, Any] = next((entry for entry in out["log"] if "loss" in entry), {})
-    print(f"rewards: {out['rewards']}")
+    print(f"role: {flags.role}  rewards: {out['rewards']}")
     print(f"tokens seen by the trainer: {out['tokens_seen']}")
     print(f"loss: {step.get('loss')}  reward: {step.get('reward')}")
     print(f"trl_train_steps: {out['global_step']}")

@@ -77,7 +77,7 @@ from .records import (
     manifest_decoder,
     record_decoder,
 )
-from .rewards import REWARD_FORMULAS, TESTER_REWARD_FORMULA, compute_reward, tester_round_reward
+from .rewards import REWARD_FORMULAS, TESTER_REWARD_FORMULA, compute_reward, round_tester_reward
 from .sink import TraceSink
 from .store import TraceWriter, WriterStats
 
@@ -158,5 +158,5 @@ __all__ = [
     "manifest_decoder",
     "record_decoder",
     "record_of",
-    "tester_round_reward",
+    "round_tester_reward",
 ]

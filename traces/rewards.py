@@ -9,7 +9,7 @@ from repozero.kernel.errors import ConfigError
 
 from .records import Rewards
 
-__all__ = ["REWARD_FORMULAS", "TESTER_REWARD_FORMULA", "compute_reward", "tester_round_reward"]
+__all__ = ["REWARD_FORMULAS", "TESTER_REWARD_FORMULA", "compute_reward", "round_tester_reward"]
 
 
 def _last(values: list[float] | list[bool]) -> float:
@@ -39,7 +39,7 @@ TESTER_REWARD_FORMULA = "divergences_minus_invalid"
 (diverged − (rejected + dropped)) / asked."""
 
 
-def tester_round_reward(*, asked: int, diverged: int, rejected: int, dropped: int) -> float | None:
+def round_tester_reward(*, asked: int, diverged: int, rejected: int, dropped: int) -> float | None:
     """One round's tester reward: the distinct inputs whose target output differed from the Oracle's
     (`diverged`), minus the invalid ones — `rejected` by the interface check, `dropped` by the Oracle's
     filter — over the inputs the tester was asked for. None when it was asked for none (it did not run).

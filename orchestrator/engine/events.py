@@ -42,7 +42,7 @@ from repozero.traces import (
     VisibleCaseResult,
     VisibleCasesGraded,
     VisibleGradeRecord,
-    tester_round_reward,
+    round_tester_reward,
 )
 
 __all__ = [
@@ -172,7 +172,7 @@ def episode_rewards(result: EpisodeResult, rounds: list[RoundResult]) -> Rewards
 def tester_reward(r: RoundResult) -> float | None:
     """The round's tester reward under `TESTER_REWARD_FORMULA` (None: the tester did not run)."""
     dropped = r.fresh_proposed - r.fresh_kept
-    return tester_round_reward(
+    return round_tester_reward(
         asked=r.tester_asked, diverged=r.fresh_diverged, rejected=r.tester_rejected, dropped=dropped
     )
 

@@ -15,7 +15,7 @@ from .environment import (
     Submit,
     WriteFile,
 )
-from .rewards import DEFAULT_REWARDS, coder_grade, tester_divergences
+from .rewards import DEFAULT_REWARDS, coder_grade, divergence_reward
 from .types import (
     CallInfo,
     ConversationLog,
@@ -57,5 +57,5 @@ __all__ = [
     "Trajectory",
     "WriteFile",
     "coder_grade",
-    "tester_divergences",
+    "divergence_reward",
 ]

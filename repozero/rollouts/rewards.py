@@ -10,7 +10,7 @@ from repozero.kernel.errors import UsageError
 
 from .types import RewardFn, RoundReward
 
-__all__ = ["DEFAULT_REWARDS", "coder_grade", "reward_functions", "tester_divergences"]
+__all__ = ["DEFAULT_REWARDS", "coder_grade", "divergence_reward", "reward_functions"]
 
 
 def coder_grade(rounds: Sequence[RoundReward]) -> float | None:
@@ -18,14 +18,14 @@ def coder_grade(rounds: Sequence[RoundReward]) -> float | None:
     return float(rounds[-1].hidden_solved) if rounds else None
 
 
-def tester_divergences(rounds: Sequence[RoundReward]) -> float | None:
+def divergence_reward(rounds: Sequence[RoundReward]) -> float | None:
     """The mean, over the rounds the tester proposed in, of (diverged − rejected − dropped) / asked
     (each round's `tester_reward`); None when it proposed in none."""
     scored = [r.tester_reward for r in rounds if r.tester_reward is not None]
     return sum(scored) / len(scored) if scored else None
 
 
-DEFAULT_REWARDS: Mapping[str, RewardFn] = {"coder": coder_grade, "tester": tester_divergences}
+DEFAULT_REWARDS: Mapping[str, RewardFn] = {"coder": coder_grade, "tester": divergence_reward}
 
 
 def reward_functions(roles: Sequence[str], given: Mapping[str, RewardFn] | None) -> dict[str, RewardFn]:

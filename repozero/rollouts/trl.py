@@ -4,8 +4,9 @@ TRL calls `rollout_func(prompts, trainer)` synchronously from its training loop;
 event loop of its own, run by an anyio blocking portal (a thread), opened once and reused for every
 batch. Each prompt names a sample; TRL repeats each prompt `num_generations` times, so each run of
 equal prompts becomes one group (`run_group`), whose episodes come back in the prompts' order with the
-trainer's global step recorded as the policy version of every call. Needs the `[trl]` extra only to
-train: this module imports nothing of TRL.
+trainer's global step recorded as the policy version of every call. One role is trained: the coder by
+default, or the tester (`role="tester"`: each completion is a tester invocation, its reward the
+tester's). Needs the `[trl]` extra only to train: this module imports nothing of TRL.
 
     with TrlRollouts(load_config(), spec) as rollouts:
         trainer = GRPOTrainer(model=..., reward_funcs=[episode_reward], train_dataset=...,
@@ -16,7 +17,7 @@ train: this module imports nothing of TRL.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from types import TracebackType
 from typing import Any, Literal, TypeAlias
@@ -30,7 +31,7 @@ from repozero.orchestrator.engine.session import Session
 from repozero.orchestrator.engine.spec import RunSpec
 
 from .engine import RolloutEngine
-from .types import EndpointRef, Segment, Trajectory
+from .types import EndpointRef, RewardFn, Segment, Trajectory
 
 __all__ = ["SegmentChoice", "TrlRollouts", "choose_segment", "episode_reward", "sample_of", "trl_columns"]
 
@@ -54,8 +55,8 @@ def sample_of(prompt: Any) -> str:
 def episode_reward(
     completions: Sequence[Any], repozero_reward: Sequence[float | None], **_: Any
 ) -> list[float | None]:
-    """A TRL reward function: the episode's reward, None where it is masked (TRL leaves such a completion
-    out of the group's baseline instead of scoring it 0)."""
+    """A TRL reward function: the trained role's reward in the episode, None where it is masked (TRL leaves
+    such a completion out of the group's baseline instead of scoring it 0)."""
     return list(repozero_reward)
 
 
@@ -64,7 +65,9 @@ class TrlRollouts:
 
     Args:
         config, spec: as for `Session.open` (the spec's model is the policy, version = trainer step).
-        roles: the roles whose calls make up a completion (default: the coder's, as the engine).
+        role: the role trained: each completion is one of its trajectories, with its reward (`coder`, or
+            `tester` — give the spec `ace_rounds` ≥ 1, or the tester never runs and every reward is masked).
+        rewards: a reward function for the role (default: its documented one; docs/rollouts.md).
         deadline_s: per-episode deadline; a cut episode's reward is masked.
         policy: pin every group to this endpoint (its version still follows the trainer's step).
         backend: the portal's event loop (`asyncio` — needed by the Docker backend — or `trio`).
@@ -76,14 +79,16 @@ class TrlRollouts:
         config: Config,
         spec: RunSpec,
         *,
-        roles: Sequence[str] = ("coder",),
+        role: str = "coder",
+        rewards: Mapping[str, RewardFn] | None = None,
         deadline_s: float | None = None,
         policy: EndpointRef | None = None,
         backend: str = "asyncio",
         segment: SegmentChoice = "longest",
     ) -> None:
         self.config, self.spec, self.segment = config, spec, segment
-        self.roles, self.deadline_s, self.policy, self.backend = tuple(roles), deadline_s, policy, backend
+        self.role, self.rewards = role, rewards
+        self.deadline_s, self.policy, self.backend = deadline_s, policy, backend
         self._stack: ExitStack | None = None
         self._portal: BlockingPortal | None = None
         self._engine: RolloutEngine | None = None
@@ -95,7 +100,9 @@ class TrlRollouts:
             session = stack.enter_context(
                 portal.wrap_async_context_manager(Session.open(self.config, self.spec))
             )
-            engine = RolloutEngine(session, roles=self.roles, deadline_s=self.deadline_s)
+            engine = RolloutEngine(
+                session, roles=(self.role,), rewards=self.rewards, deadline_s=self.deadline_s
+            )
             stack.enter_context(portal.wrap_async_context_manager(engine))
             self._stack, self._portal, self._engine = stack.pop_all(), portal, engine
         return self
@@ -180,6 +187,7 @@ def trl_columns(trajectories: list[Trajectory], *, eos: int, segment: SegmentCho
         "repozero_segment": chosen,
         "repozero_segments": [len(t.segments) for t in trajectories],
         "repozero_episode_id": [t.episode_id for t in trajectories],
+        "repozero_role": [t.role for t in trajectories],
         "repozero_round_pass_rates": [[r.hidden_pass_rate for r in t.rounds] for t in trajectories],
         "repozero_cheat_penalty": [t.cheat_penalty for t in trajectories],
         "repozero_policy_version": [t.policy_version for t in trajectories],

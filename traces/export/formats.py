@@ -19,7 +19,7 @@ from .rl import RL_MERGED_COLUMNS, RL_STEPS_COLUMNS, exact, merged_rows, step_ro
 from .select import Selector
 from .sft import InvalidToolArguments, sft_rows
 from .source import FinishedEpisode, RunSource
-from .trajectories import Trajectory, trajectories
+from .trajectories import Trajectory, reward_of, trajectories
 
 __all__ = ["FormatWriter", "writer_for"]
 
@@ -64,7 +64,7 @@ class SftWriter(FormatWriter):
         written = 0
         for traj in self.kept(ep):
             try:
-                rows = sft_rows(run, traj, reward, self.options.tool_arguments)
+                rows = sft_rows(run, traj, reward_of(traj, reward), self.options.tool_arguments)
             except InvalidToolArguments:
                 self.skipped["trajectory:invalid_tool_arguments"] += 1
                 continue
@@ -97,11 +97,12 @@ class RlWriter(FormatWriter):
                 self.skipped["trajectory:duplicate"] += 1
                 continue
             masks: dict[str, Any] = {"masked": self.masked(ep), "mask_truncated": opts.mask_truncated}
+            own = reward_of(traj, reward)
             if opts.format == "rl-steps":
-                written += step_rows(self.files[split], run.run_id, traj, reward, **masks)
+                written += step_rows(self.files[split], run.run_id, traj, own, **masks)
                 continue
             rows = merged_rows(
-                self.files[split], run.run_id, traj, reward, skip_mismatch=opts.on_mismatch == "skip", **masks
+                self.files[split], run.run_id, traj, own, skip_mismatch=opts.on_mismatch == "skip", **masks
             )
             if rows == 0:
                 self.skipped["trajectory:prefix_mismatch"] += 1
@@ -124,7 +125,8 @@ class TablesWriter(FormatWriter):
             return 0
         episode_row(self.episodes, run.run_id, ep, reward, split)
         return 1 + sum(
-            table_step_rows(self.steps, run.blobs, run.run_id, traj, reward, split) for traj in self.kept(ep)
+            table_step_rows(self.steps, run.blobs, run.run_id, traj, reward_of(traj, reward), split)
+            for traj in self.kept(ep)
         )
 
 

@@ -17,7 +17,15 @@ from ..prefix import common_prefix_len
 from ..records import ModelCallRecord
 from .source import FinishedEpisode
 
-__all__ = ["Trajectory", "extends_messages", "extends_tokens", "new_messages", "segments", "trajectories"]
+__all__ = [
+    "Trajectory",
+    "extends_messages",
+    "extends_tokens",
+    "new_messages",
+    "reward_of",
+    "segments",
+    "trajectories",
+]
 
 
 class Trajectory(msgspec.Struct, frozen=True, kw_only=True):
@@ -49,6 +57,18 @@ def trajectories(ep: FinishedEpisode) -> list[Trajectory]:
         Trajectory(episode=ep, conversation_id=cid, role=calls[0].role, calls=calls, deltas=deltas)
         for cid, (calls, deltas) in grouped.items()
     ]
+
+
+def reward_of(traj: Trajectory, episode_reward: float) -> float:
+    """The reward a trajectory's rows carry: a tester conversation's is its round's tester reward
+    (`Rewards.tester_reward`: what it exposed, docs/rollouts.md), every other the episode's. A trace
+    written before tester rewards were recorded has none: its tester rows keep the episode's reward."""
+    per_round = traj.episode.record.rewards.tester_reward
+    if traj.role != "tester" or not per_round:
+        return episode_reward
+    index = traj.calls[0].round
+    value = per_round[index] if index < len(per_round) else None
+    return 0.0 if value is None else value
 
 
 def extends_messages(prev: ModelCall, prev_delta: ModelCallRecord | None, call: ModelCall, delta: ModelCallRecord | None) -> bool:  # fmt: skip
