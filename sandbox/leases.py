@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-__all__ = ["hold", "holders", "prune_unheld", "release", "using"]
+__all__ = ["hold", "holders", "prune_unheld", "release", "set_aside", "using"]
 
 LEASES = ".leases"
 _held: dict[str, int] = {}
@@ -149,6 +149,30 @@ def prune_unheld(entry: Path) -> bool:
     with contextlib.suppress(OSError):
         _lease_dir(entry).rmdir()
     return True
+
+
+def set_aside(entry: Path, broken: Callable[[], bool]) -> bool:
+    """Remove `entry` if `broken()` still holds under its guard (taken exclusively, waiting for leasers),
+    leases or not: no holder can use what it lacks, and a whole one is never taken by mistake — another
+    process may have put a whole one in its place since `broken` was last asked. True if it went."""
+    with _exclusive(entry):
+        if not entry.exists() or not broken():
+            return False
+        trash = entry.with_name(f".trash-{entry.name}-{os.getpid()}")
+        entry.rename(trash)
+    shutil.rmtree(trash, ignore_errors=True)
+    return True
+
+
+@contextlib.contextmanager
+def _exclusive(entry: Path) -> Iterator[None]:
+    (entry.parent / LEASES).mkdir(parents=True, exist_ok=True)
+    fd = os.open(entry.parent / LEASES / f"{entry.name}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 def _start_time() -> str:

@@ -34,7 +34,12 @@ from repozero.sandbox.launcher_client import LauncherGone, launcher
 from repozero.sandbox.preload import preload_programs
 from repozero.sandbox.process import LocalProcess, collect, deadline_after, kill_namespace_strays
 from repozero.sandbox.shell import ShellSession
-from repozero.sandbox.toolchains import build_toolchain, default_toolchain_root, toolchain_versions
+from repozero.sandbox.toolchains import (
+    build_toolchain,
+    default_toolchain_root,
+    toolchain_problem,
+    toolchain_versions,
+)
 from repozero.sandbox.workspace import Workspace, default_root, reap_stale
 
 __all__ = ["LocalBackend", "LocalSandbox"]
@@ -82,7 +87,10 @@ class LocalBackend(BackendDefaults):
         if not self._reaped:
             self._reaped = True
             await reap_stale(Path(self.config.local_root) if self.config.local_root else default_root(), iso)
-        if spec.toolchain not in self._toolchains:
+        known = self._toolchains.get(spec.toolchain)
+        if known is None or toolchain_problem(known):  # first use, or it went under us: build it again
+            if known is not None:
+                log.warning("toolchain_rebuilt", toolchain=spec.toolchain, problem=toolchain_problem(known))
             root = Path(self.config.toolchain_dir) if self.config.toolchain_dir else default_toolchain_root()
             self._toolchains[spec.toolchain] = build_toolchain(spec.toolchain, root)
             if iso.cgroup_memory:  # its pages charged to us, not to the first sandbox to run it
@@ -200,6 +208,8 @@ class LocalSandbox:
             spawn, stdin=stdin, cap=output_cap, deadline=deadline_after(timeout_s), namespaced=iso.namespaces
         )
         stderr = got.stderr.value()
+        if got.exit_code != 0:
+            self._check_toolchain()
         oom = not got.timed_out and (
             self._oom_count() > oom_before or batch.looks_oom(got.exit_code, stderr, got.timed_out)
         )
@@ -237,6 +247,8 @@ class LocalSandbox:
         self._need()
         assert self._shell is not None
         result = await self._shell.run(command, timeout_s=timeout_s, output_cap=output_cap)
+        if result.exit_code != 0:
+            self._check_toolchain()
         if result.exit_code == 137 and not result.timed_out:
             seen = self._oom_seen
             if self._oom_count() > seen:  # the SIGKILL was the memory group's
@@ -250,6 +262,17 @@ class LocalSandbox:
         if self._ws is not None and self._ws.cgroups is not None:
             self._oom_seen = max(self._ws.cgroups.oom_kills(), self._oom_seen)
         return self._oom_seen
+
+    def _check_toolchain(self) -> None:
+        """A SandboxError (infrastructure: retried, never scored) when the toolchain this sandbox runs went
+        under it: a command that failed because `/usr/bin/node` or `wc` is missing did not fail on its own.
+        Told on the host from the toolchain dir itself, so nothing a command prints can fake it."""
+        if self._ws is None:
+            return
+        problem = toolchain_problem(Path(self._ws.layout.toolchain))
+        if problem:
+            log.warning("sandbox_toolchain_gone", sandbox=self.id, problem=problem)
+            raise SandboxError(f"the sandbox's toolchain went while it ran: {problem}")
 
     async def run_cases(
         self,
@@ -292,6 +315,7 @@ class LocalSandbox:
             output_cap=batch.stdout_budget(len(cases), output_cap, cfg.stderr_cap),
         )  # fmt: skip
         oom_killed = self._oom_count() > oom_before
+        self._check_toolchain()  # a case that could not start for want of its tools is no case at all
         return batch.parse_records(
             result, cases, timeout_s=timeout_s, output_cap=output_cap, stderr_cap=cfg.stderr_cap,
             oom_killed=oom_killed,

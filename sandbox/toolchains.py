@@ -35,6 +35,7 @@ __all__ = [
     "python_prefix",
     "toolchain_dir",
     "toolchain_paths",
+    "toolchain_problem",
     "toolchain_versions",
 ]
 
@@ -201,11 +202,33 @@ def toolchain_dir(name: str, stamp: str, root: Path) -> Path:
     return root / f"{name}-{version}-{hashlib.sha256(stamp.encode()).hexdigest()[:16]}"
 
 
+_ENTRIES: dict[str, tuple[str, ...]] = {}
+"""Toolchain dir → its entries (`bin/node`, …) as its STAMP lists them, read once while it was whole."""
+
+
+def toolchain_problem(folder: Path) -> str:
+    """What a toolchain dir lacks of what it was built with ("" when whole): its STAMP's entries, checked
+    with a stat each (about a hundred, well under a millisecond). A sandbox whose toolchain went under it
+    cannot run what it runs, and that is the environment's failure, not the command's."""
+    key = str(folder)
+    if key not in _ENTRIES:
+        try:
+            stamp = (folder / "STAMP").read_text()
+        except OSError:
+            return f"toolchain dir {folder} is gone"
+        _ENTRIES[key] = tuple(e for line in stamp.splitlines() if "/" in (e := line.split(" ", 1)[0]))
+    missing = [entry for entry in ("STAMP", *_ENTRIES[key]) if not os.path.lexists(folder / entry)]
+    if len(missing) > len(_ENTRIES[key]):
+        return f"toolchain dir {folder} is gone"
+    return f"toolchain dir {folder} lacks {', '.join(missing[:8])}" if missing else ""
+
+
 def build_toolchain(name: str, root: Path | None = None) -> Path:
     """The toolchain dir for `name`, leased by this process for the rest of its life (sandbox/leases.py).
 
     Keyed by its content (`toolchain_dir`); built in a staging dir and renamed into place, never replaced
-    or removed while any process holds a lease on it. Dirs of the same toolchain that no live process
+    or removed while any process holds a lease on it — unless it lost entries (`toolchain_problem`), when
+    it is no use to anyone: then it is set aside and built again. Dirs of the same toolchain that no live process
     holds (another environment's, an older build's) are pruned here."""
     root = root or default_toolchain_root()
     sources = _sources(name)
@@ -214,12 +237,14 @@ def build_toolchain(name: str, root: Path | None = None) -> Path:
     stamp_file = final / "STAMP"
 
     def whole() -> bool:
-        return stamp_file.is_file() and stamp_file.read_text() == stamp
+        return stamp_file.is_file() and stamp_file.read_text() == stamp and not toolchain_problem(final)
 
     for _ in range(3):  # pruned between our build and our lease: build again
         if leases.hold(final, whole):
             _prune_others(name, final, root)
             return final
+        if final.exists() and leases.set_aside(final, lambda: final.exists() and not whole()):
+            log.warning("toolchain_set_aside", toolchain=name, dir=str(final))  # emptied under us
         _publish(name, sources, stamp, final, root)
     raise SandboxError(f"toolchain dir {final} was removed three times while being leased")
 
