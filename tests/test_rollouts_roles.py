@@ -83,7 +83,7 @@ async def test_two_roles_give_two_trajectories_per_episode_each_the_servers_ids_
             assert {c.role for c in t.calls} == {s.role for s in t.segments} == {t.role}
             assert t.token_fidelity == "exact" and not t.reward_masked
         assert coder.num_turns + tester.num_turns == calls[eid]  # every call in its role's trajectory
-        assert not set(coder.response_ids) <= {0} and tester.segments[0].start == "first"
+        assert tester.segments[0].start == "first" and coder.segments[0].start == "first"
         assert coder.reward == float(coder.rounds[-1].hidden_solved)  # the grade
         first = tester.rounds[0]
         diverged = sum(
@@ -99,8 +99,11 @@ async def test_two_roles_give_two_trajectories_per_episode_each_the_servers_ids_
         )  # every base58 tester input reveals the bug
         assert tester.reward == first.tester_reward == diverged / ASKED
         assert tester.rounds == coder.rounds
-    rewards = [episodes[e]["tester"].reward for e in sorted(episodes)]
-    assert len(set(rewards)) > 1  # finds:0.5: the tester finds the bug only sometimes
+    # finds:0.5 finds the bug only sometimes (seeded: the values docs/rollouts.md quotes); a tester that
+    # finds nothing leaves the buggy tree passing the visible cases, so the coder is never told
+    tester_rewards = [episodes[e]["tester"].reward for e in sorted(episodes)]
+    assert tester_rewards == [0.25, 0.25, 0.0, 0.125]
+    assert [episodes[e]["coder"].reward for e in sorted(episodes)] == [1.0, 1.0, 0.0, 1.0]
 
 
 @pytest.mark.slow
