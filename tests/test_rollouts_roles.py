@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import anyio
+import msgspec
 import pyarrow.parquet as pq
 import pytest
 
@@ -220,3 +221,53 @@ def test_zero_variance_is_judged_per_role() -> None:
         "zero_variance": 2
     }
     assert kept.requested == 2  # episodes, not trajectories
+
+
+@pytest.mark.slow
+@pytest.mark.anyio
+async def test_a_tree_is_a_group_sharing_its_prefix_whose_tokens_are_marked_once() -> None:
+    """`run_tree`: round 0 (the buggy tree, the tester's proposal, the feedback) runs once, then 3 branches
+    each run round 1 (the fix). Every member holds the prefix's calls and its own, exactly the server's
+    ids; the prefix's ids are the same in each, and only branch 0's masks train them."""
+    recorder = CallRecorder()
+    spec = RunSpec(dataset="builtin:py2js-lite", model="fake:buggy-then-fix", scaffold="bash", ace_rounds=1)
+    with anyio.fail_after(900):
+        async with Session.open(load_config(), spec, sinks=[recorder]) as s:
+            async with RolloutEngine(s, roles=("coder", "tester")) as engine:
+                with pytest.raises(UsageError, match="BranchSpec.at_round"):
+                    await engine.run_tree("base58-check", 3, at_round=1)
+                group = await engine.run_tree("base58-check", 3, at_round=0)
+    root = group.trajectories[0].episode_id.rpartition("~b")[0]
+    assert [t.episode_id for t in group.trajectories] == [f"{root}~b{i}" for i in range(3) for _ in "ct"]
+    assert group.requested == 3 and group.dropped == {}
+    prefix_calls = {c.call_id for c in recorder.calls.values() if c.episode_id == root}
+    for role in ("coder", "tester"):
+        members = [t for t in group.trajectories if t.role == role]
+        owner = members[0]
+        check_exact(owner, recorder.calls)
+        assert [t.prefix_owner for t in members] == [True, False, False]
+        for t in members:
+            (segment,) = t.segments  # the branch's copy of the conversation extends the prefix's stream
+            shared = segment.shared_ids
+            ids = segment.prompt_ids + segment.response_ids
+            assert 0 < shared <= len(ids) and ids[:shared] == (owner.prompt_ids + owner.response_ids)[:shared]
+            cut = shared - len(segment.prompt_ids)
+            own_calls = {c.call_id for c in t.calls} - prefix_calls
+            assert {recorder.calls[c].episode_id for c in own_calls} <= {t.episode_id}
+            if t is owner:
+                assert 1 in segment.response_mask[:cut]  # the prefix's sampled tokens, trained here
+                continue
+            assert set(segment.response_mask[:cut]) <= {0}  # the prefix is trained once, by branch 0
+            restored = owner.segments[0].response_mask[:cut] + segment.response_mask[cut:]
+            check_exact(_with_mask(t, restored), recorder.calls)
+    coder = [t for t in group.trajectories if t.role == "coder"]
+    tester = [t for t in group.trajectories if t.role == "tester"]
+    assert [t.reward for t in coder] == [1.0] * 3  # each branch fixed the tree after the shared feedback
+    assert all(len(t.calls) > len([c for c in t.calls if c.call_id in prefix_calls]) for t in coder)
+    assert [t.reward for t in tester] == [0.375] * 3  # the tester ran in the prefix only: one shared round
+    assert all({c.call_id for c in t.calls} <= prefix_calls for t in tester)
+
+
+def _with_mask(t: Trajectory, mask: list[int]) -> Trajectory:
+    segment = msgspec.structs.replace(t.segments[0], response_mask=mask)
+    return msgspec.structs.replace(t, segments=[segment], response_mask=mask)

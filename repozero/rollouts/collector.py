@@ -73,6 +73,15 @@ class RoleLog:
             messages=[*call.messages, call.response],
         )
 
+    def fork(self, suffix: str) -> RoleLog:
+        """The role's log as a branch of the episode starts from it (docs/rollouts.md, `run_tree`)."""
+        return RoleLog(
+            builder=self.builder.fork(suffix),
+            calls=list(self.calls),
+            conversations=dict(self.conversations),
+            fidelity=self.fidelity,
+        )
+
 
 @dataclass
 class EpisodeLog:
@@ -101,10 +110,26 @@ class EpisodeLog:
         if (part := self.parts.get(call.role)) is not None:
             part.called(call, version)
 
+    def fork(self, suffix: str) -> EpisodeLog:
+        """A branch's log: the prefix's calls, segments and rounds so far, then its own."""
+        branch = EpisodeLog(roles=self.roles, rewards=self.rewards, started=True)
+        branch.parts = {role: part.fork(suffix) for role, part in self.parts.items()}
+        branch.rounds, branch.cheats = dict(self.rounds), dict(self.cheats)
+        branch.verdicts, branch.statuses = dict(self.verdicts), dict(self.statuses)
+        return branch
+
     def trajectories(
-        self, *, sample_id: str, attempt: int, episode_id: str, group_id: str, result: EpisodeResult
+        self,
+        *,
+        sample_id: str,
+        attempt: int,
+        episode_id: str,
+        group_id: str,
+        result: EpisodeResult,
+        owner: bool = True,
     ) -> list[Trajectory]:
-        """One trajectory per role, in the engine's order (token data ends at the last call that completed)."""
+        """One trajectory per role, in the engine's order (token data ends at the last call that completed);
+        `owner=False` for a tree member whose masks leave the shared prefix to another."""
         rounds = [self._round_reward(r) for r in sorted(self.rounds)]
         truncated = result.exit_status == "truncated"
         masked = truncated or result.infra_error or result.reward is None
@@ -113,7 +138,7 @@ class EpisodeLog:
         for role in self.roles:
             part, fn = self.parts[role], self.rewards[role]
             reward = None if masked else fn(rounds)
-            segments = part.builder.segments()
+            segments = part.builder.segments(owner)
             versions = [c.policy_version for c in part.calls]
             first = segments[0] if segments else None
             out.append(
@@ -144,6 +169,7 @@ class EpisodeLog:
                     calls=part.calls,
                     conversations=list(part.conversations.values()),
                     num_turns=len(part.calls),
+                    prefix_owner=owner,
                 )
             )
         return out
@@ -187,18 +213,28 @@ class RolloutCollector:
     """The engine's sink: events of watched episodes go to their logs; every other event is ignored.
 
     Model calls are matched with the policy version they were made under: the engine's models note the
-    version per conversation when a call returns, and the call's event follows in the same order."""
+    version per conversation when a call returns, and the call's event follows in the same order. A
+    watched tree (`watch_tree`) also gets its branches' events (ids `EPISODE~bI`), each branch's log
+    forked from the prefix's at its first event."""
 
     def __init__(self) -> None:
         self._logs: dict[str, EpisodeLog] = {}
+        self._trees: dict[str, dict[str, EpisodeLog]] = {}
         self._versions: dict[str, deque[int]] = {}
 
     def watch(self, episode_id: str, log: EpisodeLog) -> EpisodeLog:
         self._logs[episode_id] = log
         return log
 
+    def watch_tree(self, episode_id: str, log: EpisodeLog) -> dict[str, EpisodeLog]:
+        """Watch `episode_id` as the prefix of a tree; returns its branches' logs by branch id, filled as
+        the branches run."""
+        self._logs[episode_id] = log
+        return self._trees.setdefault(episode_id, {})
+
     def release(self, episode_id: str) -> None:
         self._logs.pop(episode_id, None)
+        self._trees.pop(episode_id, None)
 
     def note_version(self, conversation_id: str, version: int) -> None:
         self._versions.setdefault(conversation_id, deque()).append(version)
@@ -212,26 +248,39 @@ class RolloutCollector:
             del self._versions[conversation_id]
         return version
 
+    def _log(self, episode_id: str) -> EpisodeLog | None:
+        """The log of `episode_id`: a watched episode, or a branch (`ROOT~bI`) of a watched tree."""
+        if (log := self._logs.get(episode_id)) is not None:
+            return log
+        root, _, _ = episode_id.partition("~b")
+        branches = self._trees.get(root)
+        if branches is None or root == episode_id:
+            return None
+        if episode_id not in branches:  # its first event: the prefix is complete, the fork just made
+            branches[episode_id] = self._logs[root].fork(episode_id[len(root) :])
+        return branches[episode_id]
+
     def emit(self, event: Event) -> None:
         match event:
             case ModelCalled(call=call):
                 version = self._version(call.conversation_id)
-                if (log := self._logs.get(call.episode_id)) is not None:
+                if (log := self._log(call.episode_id)) is not None:
                     log.called(call, version)
             case EpisodeStarted(episode=record):
                 if (log := self._logs.get(record.episode_id)) is not None:
                     log.start()
+                    self._trees.get(record.episode_id, {}).clear()  # a retry: its branches start over
             case RoundFinished(round=record):
-                if (log := self._logs.get(record.episode_id)) is not None:
-                    log.rounds[record.index] = record
+                if (log := self._log(record.episode_id)) is not None:
+                    log.rounds.setdefault(record.index, record)  # a tree re-sends its path's rounds
             case HiddenCasesGraded(grade=grade):
-                if (log := self._logs.get(grade.episode_id)) is not None:
+                if (log := self._log(grade.episode_id)) is not None:
                     log.cheats[grade.round] = list(grade.cheat_flags)
             case OracleAnswered(answer=answer):
-                if (log := self._logs.get(answer.episode_id)) is not None:
+                if (log := self._log(answer.episode_id)) is not None:
                     log.verdicts[answer.round] = list(answer.verdicts)
             case VisibleCasesGraded(grade=grade):  # the round's last one holds its fresh inputs' statuses
-                if (log := self._logs.get(grade.episode_id)) is not None:
+                if (log := self._log(grade.episode_id)) is not None:
                     log.statuses[grade.round] = {c.case_id: c.status for c in grade.cases}
             case _:
                 pass

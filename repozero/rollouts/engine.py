@@ -19,6 +19,7 @@ import structlog
 from anyio.streams.memory import MemoryObjectSendStream
 
 from repozero.kernel.errors import UsageError
+from repozero.orchestrator.engine.branch_spec import BranchSpec
 from repozero.orchestrator.engine.session import Session
 from repozero.orchestrator.engine.spec import episode_id
 
@@ -189,6 +190,65 @@ class RolloutEngine:
             if group.trajectories:
                 await out.send(group)
 
+    # -- trees ----------------------------------------------------------------------------------------
+    async def run_tree(
+        self,
+        sample_id: str,
+        n: int = 4,
+        *,
+        at_round: int = 0,
+        policy: EndpointRef | None = None,
+        ace_rounds: int | None = None,
+        deadline_s: float | None = None,
+        filters: Filters | None = None,
+    ) -> Group:
+        """A group whose members share a prefix: one episode of `sample_id` runs rounds 0…`at_round`, then
+        forks (`BranchSpec(at_round, n, keep="all")`: the work dir, the conversation and the round records
+        copied) into `n` branches that each run to the end. Each member is one branch (`episode_id`
+        `EPISODE~bI`) with the prefix's calls and tokens, then its own, per role asked for; its reward is
+        its own rounds' (prefix included). The prefix's tokens are marked once: `Segment.shared_ids` says
+        how many ids are shared, and only branch 0 (`prefix_owner`) keeps them in its masks."""
+        self._check_sample(sample_id)
+        if n < 1:
+            raise UsageError(f"run_tree: n must be ≥ 1, got {n}")
+        spec = BranchSpec(at_round=at_round, n=n, keep="all")
+        spec.check(self.session.spec.ace_rounds if ace_rounds is None else ace_rounds)
+        models = self._following if policy is None else self._pinned(policy)
+        label = policy.endpoint if policy is not None and policy.endpoint else None
+        attempt = self._claim(sample_id, 1)
+        eid, group_id = episode_id(sample_id, attempt), f"{sample_id}--t{attempt}"
+        prefix = EpisodeLog(roles=self.roles, rewards=self.rewards)
+        branches = self.collector.watch_tree(eid, prefix)
+        try:
+            result = await self.session.run_episode(
+                sample_id,
+                attempt=attempt,
+                policy=label,
+                models=models,
+                ace_rounds=ace_rounds,
+                deadline_s=self.deadline_s if deadline_s is None else deadline_s,
+                branch=spec,
+            )
+        finally:
+            self.collector.release(eid)
+        # an episode done before the fork (solved, or cut) never branched: it is the group's one member
+        logs = sorted(branches.items(), key=lambda kv: _branch_index(kv[0])) or [(eid, prefix)]
+        members = [
+            t
+            for i, (bid, branch) in enumerate(logs)
+            for t in branch.trajectories(
+                sample_id=sample_id,
+                attempt=attempt,
+                episode_id=bid,
+                group_id=group_id,
+                result=result,
+                owner=i == 0,
+            )
+        ]
+        group = apply_filters(group_id, sample_id, members, filters or self.filters)
+        log.info("rollout_tree_finished", group_id=group_id, branches=len(branches), dropped=group.dropped)
+        return group
+
     # -- environment mode -----------------------------------------------------------------------------
     def environment(self, sample_id: str) -> RolloutEnvironment:
         """One episode's sandbox, Oracle tool and grader for a trainer that runs the model itself:
@@ -259,6 +319,11 @@ class RolloutEngine:
 
 _ATTEMPTS: WeakKeyDictionary[Session, Counter[str]] = WeakKeyDictionary()
 """Attempt numbers handed out, per open session and sample."""
+
+
+def _branch_index(branch_id: str) -> int:
+    """I of a branch id `EPISODE~bI`."""
+    return int(branch_id.rpartition("~b")[2])
 
 
 def _attempt_of(eid: str, sample_id: str) -> int | None:

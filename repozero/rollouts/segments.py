@@ -8,7 +8,7 @@ differently) opens a new segment, flagged `prefix_mismatch`: merged, it would te
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from repozero.traces import ModelCall
 
@@ -31,6 +31,8 @@ class _OpenSegment:
     logprobs: list[float] = field(default_factory=list)
     has_logprobs: bool = True
     versions: list[int] = field(default_factory=list)
+    shared: int = 0
+    """Leading ids that are a tree's shared prefix (what the segment held when the episode forked)."""
 
     def extends(self, prompt: list[int]) -> bool:
         n = len(self.ids)
@@ -52,7 +54,21 @@ class _OpenSegment:
         self.logprobs += list(logprobs) if usable and logprobs is not None else [0.0] * len(completion)
         self.versions.append(version)
 
-    def record(self) -> Segment:
+    def branch_copy(self) -> _OpenSegment:
+        """The segment as a branch starts from it: all of it so far is the shared prefix."""
+        return replace(
+            self,
+            ids=list(self.ids),
+            mask=list(self.mask),
+            logprobs=list(self.logprobs),
+            versions=list(self.versions),
+            shared=len(self.ids),
+        )
+
+    def record(self, owner: bool = True) -> Segment:
+        """The segment; a tree member that does not own the shared prefix has mask 0 over it."""
+        cut = 0 if owner else max(self.shared - self.prompt_len, 0)
+        mask = [0] * cut + self.mask[cut:]
         return Segment(
             conversation_id=self.conversation_id,
             role=self.role,
@@ -60,11 +76,12 @@ class _OpenSegment:
             start=self.start,
             prompt_ids=self.ids[: self.prompt_len],
             response_ids=self.ids[self.prompt_len :],
-            response_mask=self.mask,
+            response_mask=mask,
             response_logprobs=self.logprobs,
             has_logprobs=self.has_logprobs,
             calls=len(self.versions),
             policy_versions=self.versions,
+            shared_ids=self.shared,
         )
 
 
@@ -121,5 +138,13 @@ class SegmentBuilder:
         self._open[call.conversation_id] = len(self._segments) - 1
         return len(self._segments) - 1
 
-    def segments(self) -> list[Segment]:
-        return [s.record() for s in self._segments]
+    def fork(self, suffix: str) -> SegmentBuilder:
+        """A branch's builder: the segments so far, marked shared; the branch's copy of a conversation
+        (its id + `suffix`, as the fork names it) extends the segment the conversation had."""
+        other = SegmentBuilder()
+        other._segments = [s.branch_copy() for s in self._segments]
+        other._open = {**self._open, **{cid + suffix: i for cid, i in self._open.items()}}
+        return other
+
+    def segments(self, owner: bool = True) -> list[Segment]:
+        return [s.record(owner) for s in self._segments]

@@ -165,6 +165,9 @@ class Segment(Record, kw_only=True):
     calls: int = 0
     policy_versions: list[int] = []
     """The version of each of its calls, in order."""
+    shared_ids: int = 0
+    """In a tree (`run_tree`): the leading ids of `prompt_ids + response_ids` that are the shared prefix —
+    the same ids in every member; 0 outside a tree."""
 
 
 class ConversationLog(Record, kw_only=True):
@@ -230,6 +233,10 @@ class Trajectory(Record, kw_only=True):
     conversations: list[ConversationLog] = []
     num_turns: int = 0
     """Model calls in the trajectory (this role's)."""
+    prefix_owner: bool = True
+    """In a tree (`run_tree`), whether this member's masks keep the shared prefix's sampled tokens: one
+    member per role does, the others have `response_mask` 0 over it, so the prefix is trained once.
+    True outside a tree (nothing is shared)."""
 
 
 class Group(Record, kw_only=True):
