@@ -12,6 +12,7 @@ Exit 0 only when every sample holds.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import hashlib
 import json
 import os
@@ -58,20 +59,26 @@ def node_binary() -> Path:
 
 
 def ensure_venv(requirements: list[str]) -> Path:
-    """A venv holding exactly these pins, created once and reused (keyed by the pins and the interpreter)."""
+    """A venv holding exactly these pins, created once and reused (keyed by the pins and the interpreter's
+    version string, which names its build too). Shared by every checker on the machine: made under an
+    exclusive lock, used only once its `.complete` marker is written last, and never removed once complete
+    — a checker starting beside another never deletes the venv the other runs from."""
     key = hashlib.sha256(json.dumps([sys.version, sorted(requirements)]).encode()).hexdigest()[:16]
     venv = VENVS / key
     python = venv / "bin" / "python"
-    if (venv / ".complete").is_file():
-        return python
-    shutil.rmtree(venv, ignore_errors=True)
-    venv.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *requirements],
-        check=True,
-    )
-    (venv / ".complete").write_text("\n".join(requirements) + "\n")
+    VENVS.mkdir(parents=True, exist_ok=True)
+    with open(VENVS / f"{venv.name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (venv / ".complete").is_file():
+            return python
+        shutil.rmtree(venv, ignore_errors=True)  # an incomplete one: its maker died holding this lock
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        if requirements:
+            subprocess.run(
+                [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *requirements],
+                check=True,
+            )
+        (venv / ".complete").write_text("\n".join(requirements) + "\n")
     return python
 
 
