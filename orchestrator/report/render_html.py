@@ -8,6 +8,7 @@ from html import escape
 from repozero.kernel import __version__
 from repozero.orchestrator.report import svg
 from repozero.orchestrator.report.compute import parse_point
+from repozero.orchestrator.report.depth_breadth import depth_breadth_figs
 from repozero.orchestrator.report.estimates import Estimate
 from repozero.orchestrator.report.fmt import cell_detail, cell_main
 from repozero.orchestrator.report.model import Report, Row, Share, Table
@@ -204,6 +205,7 @@ FIGURES: dict[str, Callable[[Table], list[str]]] = {
     "failures": lambda t: [_failure_fig(t)],
     "cost": _cost_figs,
     "compute": _compute_figs,
+    "depth_breadth": depth_breadth_figs,
 }
 
 

@@ -15,6 +15,7 @@ from repozero.kernel.vocabulary import CaseStatus, FailureCategory
 from repozero.orchestrator.engine.results import EpisodeResult
 from repozero.orchestrator.report.comparability import assign_labels, comparability_notes, run_info
 from repozero.orchestrator.report.compute import compute_table
+from repozero.orchestrator.report.depth_breadth import depth_breadth_table
 from repozero.orchestrator.report.estimates import DEFAULT_RESAMPLES, Estimate, Unit, bootstrap
 from repozero.orchestrator.report.load import RunData
 from repozero.orchestrator.report.model import Cell, Report, Row, Settings, Share, Table
@@ -333,6 +334,8 @@ def build_report(runs: Sequence[RunData], *, resamples: int = DEFAULT_RESAMPLES,
     budgets = [r.manifest.ace_rounds for r in run_list]
     tables.append(compute_table(ctx.columns, ctx.samples, budgets, [r.manifest.attempts for r in run_list]))
     tables.append(per_sample_table(run_list, ctx.columns))
+    tree = depth_breadth_table(run_list, ctx.columns, ctx.samples, resamples=resamples, seed=seed)
+    tables += [tree] if tree is not None else []
     notes = comparability_notes(run_list) + _missing_notes(run_list) + unpaired
     settings = Settings(resamples=resamples, seed=seed, method=method_text(resamples, seed))
     return Report(settings=settings, runs=[run_info(r) for r in run_list], notes=notes, tables=tables)
