@@ -172,6 +172,7 @@ def test_a_ray_sweep_through_storage_gives_each_cell_the_local_table_and_extends
         cell = json.loads((out / "cells" / key / "cell.json").read_text())["cell_key"]
         assert re.search(rf"{cell[:8]}\s+model=fake:gold\s+ace_rounds=\d\s+\S+ 2/2\s+0\s+100%", panel), panel
     assert len(re.findall(r"node-\w+-\d+\s+alive", panel)) == 2, panel
+    assert re.search(r"\bepisodes\s+0/\d+\s+0\b", panel), panel  # the nodes' limiters summed, idle at the end
     table = _table(out, by_cell=True)
     assert table == _table(tmp_path / "local", by_cell=True)
     assert {r["cell_key"] for r in table} == {c.cell_key for c in local.cells}
@@ -271,6 +272,34 @@ def test_episodes_whose_traces_cannot_reach_the_shared_folder_are_not_finished(
     summary = resume_run(load_config(), out, None, display="off", executor=_executor(cluster))
     assert (summary.finished, summary.episodes, summary.interrupted) == (4, 4, False)
     assert {e.episode_id for e in TraceReader(small_traces).finished_episodes()} == set(R.statuses(out))
+
+
+def test_the_ray_run_panel_shows_the_nodes_episodes_in_flight_and_their_limiters(
+    cluster: Any, tmp_path: Path
+) -> None:
+    """`repozero run --executor ray` in a real terminal (tmux): while episodes run on the nodes, the
+    panel's slowest in flight show their model calls and last event (as each node runner says, the driver
+    seeing none of their events), its limiter table the nodes' limiters summed, and an ETA."""
+    from .test_display_tty import Pane
+
+    pane = Pane(f"repozero-ray-{tmp_path.name}-{os.getpid()}")
+    cmd = [sys.executable, "-m", "repozero", "run", "--dataset", str(FIXTURE), "--model", "fake:gold"]
+    cmd += ["--ace-rounds", "0", "--samples", "fx-*", "--concurrency", "1", "--attempts", "2"]
+    cmd += ["--executor", "ray", "--ray-address", cluster.address, "--out", str(tmp_path / "run")]
+    cmd += ["--set", "run.fake_latency_ms=1500"]
+    flight = re.compile(r"\bfx-(slug|stats)--a[01]\s+\d+m\d\ds\s+0\s+[1-9]\d*\s+[a-z_]+ \d+s ago")
+    try:
+        pane.start(cmd, tmp_path)
+        screen = pane.wait_for(
+            lambda t: "EXIT=" in t or (flight.search(t) and re.search(r"\bepisodes\s+[1-9]/2\b", t))
+        )
+        assert "EXIT=" not in screen, screen  # the run ended before the panel showed the nodes' episodes
+        assert re.search(r"\bmodel:fake\s+\d+/\d+", screen) and re.search(r"eta ~?\d+m\d\ds", screen), screen
+        assert re.search(r"\bsandboxes\s+\d+/\d+", screen), screen
+        screen = pane.wait_for(lambda t: "EXIT=" in t)
+    finally:
+        pane.close()
+    assert "EXIT=0" in screen and "4/4 done" in screen, screen
 
 
 def test_a_worker_node_lost_mid_run_and_every_episode_ends_once(

@@ -13,12 +13,22 @@ import anyio
 import pytest
 from ray.exceptions import RayActorError, RayTaskError
 
+from repozero.orchestrator.engine.limits import LimiterQueue
+from repozero.orchestrator.engine.progress import CallCounts, InFlight, RunProgress
 from repozero.orchestrator.engine.results import EpisodeResult
 from repozero.orchestrator.ray_executor import coordinator as coordinator_module
 from repozero.orchestrator.ray_executor.coordinator import Coordinator, Runner
+from repozero.orchestrator.ray_executor.live import NodeQueues
 from repozero.orchestrator.ray_executor.node import NodeOpenError
 from repozero.orchestrator.ray_executor.queue import WorkQueue
-from repozero.orchestrator.ray_executor.units import NodeInfo, UnitDone, WorkUnit, decode, encode
+from repozero.orchestrator.ray_executor.units import (
+    NodeInfo,
+    NodeProgress,
+    UnitDone,
+    WorkUnit,
+    decode,
+    encode,
+)
 
 
 class _Call:
@@ -32,13 +42,33 @@ class _Call:
 
 
 class StandIn:
-    """A node runner actor: `ready` once `opened` is set (or raising `fails`), units done at once."""
+    """A node runner actor: `ready` once `opened` is set (or raising `fails`), units done at once (or once
+    `hold` is set), and `progress` saying which of its units run, in round 1 after 3 calls."""
 
-    def __init__(self, node: str, fails: BaseException | None = None) -> None:
-        self.node, self.fails = node, fails
+    def __init__(
+        self, node: str, fails: BaseException | None = None, hold: anyio.Event | None = None
+    ) -> None:
+        self.node, self.fails, self.hold = node, fails, hold
         self.opened = anyio.Event()
         self.units: list[str] = []
+        self.running: list[WorkUnit] = []
         self.ready, self.run_unit = _Call(self._ready), _Call(self._run_unit)
+        self.progress = _Call(self._progress)
+
+    async def _progress(self) -> bytes:
+        flights: dict[str, list[InFlight]] = {}
+        for u in self.running:
+            flight = InFlight(
+                episode_id=u.episode_id, age_s=9, round=1, model_calls=3, last_event="tool_executed", idle_s=2
+            )
+            flights.setdefault(u.cell, []).append(flight)
+        said = NodeProgress(
+            node=self.node,
+            flights=flights,
+            calls={"": CallCounts(model_calls=3 * len(self.running))},
+            limiters={"episodes": LimiterQueue(len(self.running), 2, 1), "model:m": LimiterQueue(1, 4, None)},
+        )
+        return encode(said)
 
     async def _ready(self) -> bytes:
         await self.opened.wait()
@@ -49,7 +79,9 @@ class StandIn:
     async def _run_unit(self, raw: bytes) -> bytes:
         unit = decode(raw, WorkUnit)
         self.units.append(unit.unit_id)
-        await anyio.sleep(0.001)
+        self.running.append(unit)
+        await (self.hold.wait() if self.hold is not None else anyio.sleep(0.001))
+        self.running.remove(unit)
         result = EpisodeResult(
             episode_id=unit.episode_id, sample=unit.sample, attempt=unit.attempt, passed=True, success_rate=1.0,
             failure_category=None, cheat_flags=[], infra_error=False, rounds_used=1, exit_status="submitted",
@@ -145,3 +177,51 @@ def test_a_runner_that_does_not_open_in_time_stops_the_run_naming_its_node(tmp_p
     with pytest.raises(BaseExceptionGroup) as caught:
         anyio.run(coordinator.run, 60.0)
     assert "node node-a: its runner did not open its sessions in 0 s" in str(caught.value.exceptions)
+
+
+def test_the_panel_hears_what_each_node_runs_and_its_limiters(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The driver sees no event of the nodes: each runner is asked what it runs, and the panel's slowest
+    in flight get their round, calls and last event from it, its limiter table the nodes' queues summed;
+    the calls count too. Without the asking, the flights stay at round 0, 0 calls, and no limiter shows."""
+    monkeypatch.setattr(coordinator_module, "POLL_S", 0.01)
+    hold = anyio.Event()
+    actors = [StandIn("node-a", hold=hold), StandIn("node-b", hold=hold)]
+    queues = NodeQueues()
+    progress = RunProgress(4, saturation=queues.saturation)
+    coordinator, recorded = _coordinator(
+        actors, 4, tmp_path, window=2, progress={"": progress}, queues=queues
+    )
+    seen: dict[str, Any] = {}
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(coordinator.run, 60.0)
+            for a in actors:
+                a.opened.set()
+            for _ in range(1000):  # until both nodes said what they run (polled every 10 ms)
+                slowest = progress.snapshot().slowest
+                if len(queues.by_node) == 2 and len(slowest) == 4 and all(f.round for f in slowest):
+                    break
+                await anyio.sleep(0.01)
+            seen["snap"] = progress.snapshot()
+            hold.set()
+
+    anyio.run(main)
+    snap = seen["snap"]
+    assert snap.running == 4 and len(snap.slowest) == 4
+    assert {(f.round, f.model_calls, f.last_event) for f in snap.slowest} == {(1, 3, "tool_executed")}
+    assert all(f.episode_id.startswith("s--a") and f.idle_s >= 2 for f in snap.slowest)
+    assert snap.limiters == {"episodes": LimiterQueue(4, 4, 2), "model:m": LimiterQueue(2, 8, None)}
+    assert snap.model_calls == 12
+    assert sorted(recorded.finished) == [f"s--a{n}" for n in range(4)]
+    assert snap.eta_guessed and snap.eta_s is not None  # round 1 of 1: nearly done, by its own account
+
+
+def test_a_lost_nodes_limiters_no_longer_count() -> None:
+    queues = NodeQueues()
+    queues.by_node = {"a": {"episodes": LimiterQueue(2, 2, 0)}, "b": {"episodes": LimiterQueue(1, 2, None)}}
+    assert queues.saturation() == {"episodes": LimiterQueue(3, 4, None)}  # b cannot tell its waiting
+    queues.forget("b")
+    assert queues.saturation() == {"episodes": LimiterQueue(2, 2, 0)}

@@ -55,3 +55,21 @@ def test_cells_keep_their_episodes_apart_and_the_panel_sums_them() -> None:
 
     fields = cell_fields(progress)
     assert fields["done"] == "2/7" and fields["cell_aaaaaaaa"] == "2/4" and fields["cell_bbbbbbbb"] == "0/3"
+
+
+def test_the_last_frame_of_a_stopped_sweep_lists_nothing_as_running() -> None:
+    """As a run's: the episodes in flight when the sweep stopped are interrupted, no cell runs any, no
+    slowest in flight, no time left."""
+    rng = random.Random(9)
+    progress = SweepProgress(dict)
+    a = progress.add_cell("aaaaaaaa11112222", {"ace_rounds": 0}, total=3, already_done=0)
+    b = progress.add_cell("bbbbbbbb33334444", {"ace_rounds": 1}, total=2, already_done=0)
+    for counter in (a, b):
+        counter.emit(episode_events(0, rng=rng)[0])
+    final = progress.final_snapshot()
+    assert (final.running, final.stopped, final.slowest, final.eta_s) == (0, 2, [], None)
+    assert [c.running for c in progress.lines(final=True)] == [0, 0]
+    console = Console(width=110, record=True, color_system=None)
+    console.print(sweep_panel(progress, None, 110, final=True))
+    text = console.export_text()
+    assert "0/5 done · 2 interrupted · 3 queued" in text and "synthetic-ep0" not in text

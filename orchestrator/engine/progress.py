@@ -203,6 +203,18 @@ class RunProgress:
             self.scored -= 1
             self.solved -= solved
 
+    def heard(self, flights: list[InFlight]) -> None:
+        """What a Ray node runner says of the episodes it runs (the driver sees none of their events):
+        each one's round, model calls and last event, for those this counter still has in flight. Its
+        age stays the driver's (from the lease); its idle time is counted from the node's clock."""
+        now = time.monotonic()
+        for remote in flights:
+            flight = self.flights.get(remote.episode_id)
+            if flight is not None:
+                flight.round = max(flight.round, remote.round)
+                flight.calls = max(flight.calls, remote.model_calls)
+                flight.last_event, flight.last_at = remote.last_event, now - remote.idle_s
+
     def given_back(self, episode_id: str) -> None:
         """An episode in flight that will start again elsewhere (a Ray node lost): queued, not running."""
         self.flights.pop(episode_id, None)
@@ -251,7 +263,7 @@ class RunProgress:
             limiters=self.saturation(),
             eta_s=eta,
             eta_guessed=eta is not None and not self.finished,
-            slowest=self._slowest(now),
+            slowest=self.oldest(now),
         )
 
     def final_snapshot(self) -> ProgressSnapshot:
@@ -264,8 +276,10 @@ class RunProgress:
             snap, running=0, slowest=[], stopped=snap.running, eta_s=None, eta_guessed=False
         )
 
-    def _slowest(self, now: float) -> list[InFlight]:
-        oldest = heapq.nsmallest(SLOWEST, self.flights.items(), key=lambda item: item[1].started)
+    def oldest(self, now: float, n: int = SLOWEST) -> list[InFlight]:
+        """The `n` episodes in flight that started first, oldest first (a Ray node runner sends all of
+        its own to the driver: `heard`)."""
+        oldest = heapq.nsmallest(n, self.flights.items(), key=lambda item: item[1].started)
         return [
             InFlight(
                 episode_id=episode_id,

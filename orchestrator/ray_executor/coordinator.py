@@ -22,6 +22,7 @@ from repozero.kernel.errors import RepoZeroError
 from repozero.orchestrator.engine.node_status import NODES_FILE, NodeStatus
 from repozero.orchestrator.engine.progress import RunProgress
 from repozero.orchestrator.engine.results import ResultsStore
+from repozero.orchestrator.ray_executor.live import POLL_S, NodeQueues, poll_once, poll_runners
 from repozero.orchestrator.ray_executor.node import NodeOpenError, UnitNotStoredError
 from repozero.orchestrator.ray_executor.queue import WorkQueue
 from repozero.orchestrator.ray_executor.units import NodeInfo, UnitDone, WorkUnit, decode, encode
@@ -42,6 +43,8 @@ class Runner:
     node: str
     actor: Any
     serve_ref: Any
+    open: bool = False
+    """Its sessions are open: it takes units, and answers what it runs (live.py)."""
     lost: str = ""
     leased: dict[str, Any] = field(default_factory=dict)
     """Unit id → the call's ObjectRef, for units in flight there."""
@@ -95,9 +98,10 @@ class Coordinator:
     while starting is lost like any other.
 
     `progress`: the driver's counts for the live panel, one per cell (a run's is keyed ""): a unit
-    leased, given back, finished, and the model calls each node's results report. `storage`: the nodes
-    work in scratch folders uploaded when they close (`--ray-storage`), so a lost node's finished units
-    run again."""
+    leased, given back, finished, and the model calls each node's results report; `queues`: the nodes'
+    limiters, for the panel too. Both also hear what each runner says it runs (live.py). `storage`: the
+    nodes work in scratch folders uploaded when they close (`--ray-storage`), so a lost node's finished
+    units run again."""
 
     def __init__(
         self,
@@ -109,6 +113,7 @@ class Coordinator:
         progress: Mapping[str, RunProgress] | None = None,
         storage: bool = False,
         ready_timeout_s: float = 600.0,
+        queues: NodeQueues | None = None,
     ) -> None:
         self.runners, self.queue, self.recorder = runners, queue, recorder
         self.window, self.status_path, self.storage = window, status_dir / NODES_FILE, storage
@@ -119,6 +124,7 @@ class Coordinator:
         self.all_settled = anyio.Event()
         """Set once every runner is open or lost: no share limit from then on."""
         self.progress = progress if progress is not None else {"": RunProgress(queue.open)}
+        self.queues = queues if queues is not None else NodeQueues()
         self.started = time.monotonic()  # its clock: from the first lease
         for counts in self.progress.values():
             counts.started_at = self.started
@@ -129,10 +135,12 @@ class Coordinator:
     async def run(self, interval_s: float) -> None:
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._report_every, interval_s)
+            tg.start_soon(poll_runners, self.runners, self.progress, self.queues, POLL_S)
             async with anyio.create_task_group() as serving:
                 for runner in self.runners:
                     serving.start_soon(self._serve, runner)
             tg.cancel_scope.cancel()
+        await poll_once(self.runners, self.progress, self.queues)  # the panel's last frame: limiters idle
         self.report()
 
     async def _serve(self, runner: Runner) -> None:
@@ -161,6 +169,7 @@ class Coordinator:
             self._lose(runner, exc)
             return False
         self.opened.append(info)
+        runner.open = True
         log.info(
             "ray_node_ready", node=info.node, loop=info.loop, process_s=info.process_s, open_s=info.open_s
         )
@@ -191,7 +200,7 @@ class Coordinator:
                 return
             runner.taken += 1
             self.recorder.start(unit)
-            self.progress[unit.cell].started(unit.unit_id)
+            self.progress[unit.cell].started(unit.episode_id)
             ref = runner.actor.run_unit.remote(encode(unit))
             runner.leased[unit.unit_id] = ref
             try:
@@ -200,7 +209,7 @@ class Coordinator:
                 if isinstance(exc, RayTaskError) and not isinstance(exc.cause, UnitNotStoredError):
                     raise  # the episode's own failure: the run stops with it, as a local run does
                 runner.given_back += 1
-                self.progress[unit.cell].given_back(unit.unit_id)
+                self.progress[unit.cell].given_back(unit.episode_id)
                 self.queue.give_back(unit)
                 self._lose(runner, exc.cause if isinstance(exc, RayTaskError) else exc)
                 return
@@ -220,7 +229,11 @@ class Coordinator:
         if self.storage:
             runner.done.append((unit, r.infra_error, bool(r.passed)))
         progress.ended(
-            unit.unit_id, infra_failure=r.infra_error, solved=bool(r.passed), tokens=r.tokens, cost_usd=r.cost
+            unit.episode_id,
+            infra_failure=r.infra_error,
+            solved=bool(r.passed),
+            tokens=r.tokens,
+            cost_usd=r.cost,
         )
 
     def reopen_done(self, runner: Runner) -> list[WorkUnit]:

@@ -32,6 +32,7 @@ from repozero.orchestrator.ray_executor.cluster import (
     worker_nodes,
 )
 from repozero.orchestrator.ray_executor.coordinator import Coordinator, Recorder, Runner
+from repozero.orchestrator.ray_executor.live import NodeQueues
 from repozero.orchestrator.ray_executor.queue import WorkQueue
 from repozero.orchestrator.ray_executor.storage import check_storage, download
 from repozero.orchestrator.ray_executor.units import CellJob, NodeClosed, WorkUnit
@@ -133,7 +134,8 @@ class RayExecutor:
     ) -> RunSummary:
         """A run's episodes (those its store has not finished) on the cluster; the summary as a local run's.
 
-        `display`: the run panel counting the driver's units, with a line per node runner (docs/ray.md);
+        `display`: the run panel counting the driver's units, the nodes' limiters and episodes in flight as
+        they say (live.py), with a line per node runner (docs/ray.md);
         `sinks` are the local executor's: a Ray run's events stay on its nodes' buses."""
         job = self._job("", run_dir, config, spec, "")
         store = ResultsStore(run_dir / "results.sqlite")
@@ -143,9 +145,12 @@ class RayExecutor:
             todo = seeded_order([k for k in keys if k.episode_id not in done], spec.seed)
             units = [WorkUnit(cell="", sample=k.sample, attempt=k.attempt) for k in todo]
             log.info("run_started", run_dir=str(run_dir), episodes=len(keys), todo=len(units), executor="ray")
-            progress = RunProgress(len(keys), len(keys) - len(units), rounds=spec.ace_rounds + 1)
+            queues = NodeQueues()  # the nodes' limiters, as they say (live.py): the driver has none
+            already = len(keys) - len(units)
+            progress = RunProgress(len(keys), already, queues.saturation, rounds=spec.ace_rounds + 1)
             interval = config.run.progress_interval_s
-            watch = _Watch({"": progress}, partial(show_progress, progress, display, interval), interval)
+            show = partial(show_progress, progress, display, interval)
+            watch = _Watch({"": progress}, show, interval, queues)
             interrupted, unstored = False, list[str]()
             try:
                 if units:
@@ -165,7 +170,8 @@ class RayExecutor:
         """A sweep's (cell, sample, attempt) triples, in `order`; True when a signal stopped it.
 
         The display is the local sweep's: the run's panel over the whole sweep with a line per cell
-        (orchestrator/sweeps/sweep_progress.py), and the node runners beneath."""
+        (orchestrator/sweeps/sweep_progress.py), the nodes' limiters and episodes in flight as they say
+        (live.py), and the node runners beneath."""
         jobs = [self._job(c.key, c.dir, c.config, c.spec, f"cells/{c.dir.name}") for c in sweep.cells]
         stores = {c.key: ResultsStore(c.dir / "results.sqlite") for c in sweep.cells}
         try:
@@ -173,7 +179,8 @@ class RayExecutor:
             reopened = self._reopen_unfetched(config, sweep.dir, cells)
             order = [*order, *reopened]  # after what `run_sweep` chose before they were reopened
             units = [WorkUnit(cell=cell, sample=k.sample, attempt=k.attempt) for cell, k in order]
-            progress = SweepProgress(dict)  # the limiters are the nodes': none on the driver
+            queues = NodeQueues()  # the limiters are the nodes', as they say (live.py): none on the driver
+            progress = SweepProgress(queues.saturation)
             todo = Counter(cell for cell, _ in order)
             for c in sweep.cells:
                 done = len(stores[c.key].finished_ids())
@@ -182,7 +189,7 @@ class RayExecutor:
             where = f"{sweep.dir}/cells/*/events.log"
             show = partial(show_sweep_progress, progress, sweep.display, interval, where)
             interrupted, unstored = self._drive(
-                jobs, units, stores, sweep.dir, _Watch(progress.cells, show, interval)
+                jobs, units, stores, sweep.dir, _Watch(progress.cells, show, interval, queues)
             )
         finally:
             for store in stores.values():
@@ -238,7 +245,15 @@ async def _coordinate(
         queue = WorkQueue(units)
         recorder = Recorder(stores)
         coordinator = Coordinator(
-            runners, queue, recorder, window, status_dir, watch.progress, storage, READY_TIMEOUT_S
+            runners,
+            queue,
+            recorder,
+            window,
+            status_dir,
+            watch.progress,
+            storage,
+            READY_TIMEOUT_S,
+            watch.queues,
         )
         interrupted = await until_signal([partial(_watched, coordinator, watch)], event="run_interrupted")
     finally:
@@ -296,12 +311,13 @@ def _unstored_message(problems: list[str], again: str) -> str:
 @dataclass
 class _Watch:
     """How the driver shows progress: each cell's counters (a run's keyed ""), the drawing task (the run's
-    panel or the sweep's, or their plain log lines) given the coordinator's node runners to list, and
-    how often `ray_progress` and nodes.json are written."""
+    panel or the sweep's, or their plain log lines) given the coordinator's node runners to list, how
+    often `ray_progress` and nodes.json are written, and the nodes' limiters the panel lists."""
 
     progress: dict[str, RunProgress]
     show: Callable[[NodeSource], Coroutine[Any, Any, None]]
     interval_s: float
+    queues: NodeQueues
 
 
 async def _watched(coordinator: Coordinator, watch: _Watch) -> None:

@@ -31,6 +31,7 @@ from repozero.kernel.errors import RepoZeroError
 from repozero.kernel.runtime import tune_gc
 from repozero.oracle import Oracle
 from repozero.orchestrator.engine.context import Limiters
+from repozero.orchestrator.engine.limits import LimiterQueue
 from repozero.orchestrator.engine.manifest import write_manifest
 from repozero.orchestrator.engine.node_status import NODES_DIR
 from repozero.orchestrator.engine.progress import RunProgress
@@ -41,6 +42,7 @@ from repozero.orchestrator.ray_executor.units import (
     CellJob,
     NodeClosed,
     NodeInfo,
+    NodeProgress,
     UnitDone,
     WorkUnit,
     decode,
@@ -162,6 +164,23 @@ class NodeRunner:
         cases = {r.round: store.case_rows(unit.episode_id, r.round) for r in result.rounds}
         calls = cell.progress.call_counts()
         return encode(UnitDone(unit=unit, node=self.node, result=result, cases=cases, calls=calls))
+
+    async def progress(self) -> bytes:
+        """What runs here now, asked by the driver about once a second: per cell the episodes in flight
+        and the model-call counters, and the limiter queues (its panel's slowest in flight and limiters)."""
+        now = time.monotonic()
+        cells = self._cells.items()
+        limiters: dict[str, LimiterQueue] = {}
+        for limits in {id(c.session.ctx.limiters): c.session.ctx.limiters for _, c in cells}.values():
+            limiters.update(limits.saturation())  # a sweep's cells share one set; a run has one
+        return encode(
+            NodeProgress(
+                node=self.node,
+                flights={key: c.progress.oldest(now, len(c.progress.flights)) for key, c in cells},
+                calls={key: c.progress.call_counts() for key, c in cells},
+                limiters=limiters,
+            )
+        )
 
     async def stop(self) -> None:
         self._opened_and_stop()[1].set()

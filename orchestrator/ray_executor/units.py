@@ -12,12 +12,22 @@ import msgspec
 
 from repozero.kernel.records import Record
 from repozero.orchestrator.engine.config import Config
+from repozero.orchestrator.engine.limits import LimiterQueue
 from repozero.orchestrator.engine.manifest import RunManifest
-from repozero.orchestrator.engine.progress import CallCounts
+from repozero.orchestrator.engine.progress import CallCounts, InFlight
 from repozero.orchestrator.engine.results import CaseRow, EpisodeResult
 from repozero.orchestrator.engine.spec import RunSpec, episode_id
 
-__all__ = ["CellJob", "NodeClosed", "NodeInfo", "UnitDone", "WorkUnit", "decode", "encode"]
+__all__ = [
+    "CellJob",
+    "NodeClosed",
+    "NodeInfo",
+    "NodeProgress",
+    "UnitDone",
+    "WorkUnit",
+    "decode",
+    "encode",
+]
 
 
 class CellJob(Record, kw_only=True):
@@ -59,6 +69,20 @@ class UnitDone(Record, kw_only=True):
     calls: CallCounts = CallCounts()
     """The node's model-call counters for the unit's cell so far (not the episode's own): the driver's
     panel sums each node's latest."""
+
+
+class NodeProgress(Record, kw_only=True):
+    """A node runner's work as of the driver's asking (`NodeRunner.progress`), for the driver's live panel,
+    which sees none of the node's events: per cell, its episodes in flight and its model-call counters;
+    the node's limiter queues."""
+
+    node: str
+    flights: dict[str, list[InFlight]] = {}
+    """Cell key → every episode running there: age, round, model calls, last event and its idle time."""
+    calls: dict[str, CallCounts] = {}
+    """Cell key → the node's model-call counters for that cell so far."""
+    limiters: dict[str, LimiterQueue] = {}
+    """The node's limiters by name (one set for every cell it runs): tokens in use, size, tasks waiting."""
 
 
 class NodeInfo(Record, kw_only=True):

@@ -112,11 +112,22 @@ class SweepProgress:
             slowest=slowest,
         )
 
-    def lines(self) -> list[CellLine]:
-        """Every cell: done of total, running, pass rate so far (this invocation's episodes)."""
+    def final_snapshot(self) -> ProgressSnapshot:
+        """The last frame, as a run's (`RunProgress.final_snapshot`): what was in flight stopped with the
+        sweep — counted as interrupted, not running — and no time left to estimate."""
+        snap = self.snapshot()
+        if not snap.running:
+            return snap
+        return msgspec.structs.replace(
+            snap, running=0, slowest=[], stopped=snap.running, eta_s=None, eta_guessed=False
+        )
+
+    def lines(self, final: bool = False) -> list[CellLine]:
+        """Every cell: done of total, running, pass rate so far (this invocation's episodes); `final`: the
+        last frame's, none running."""
         out = []
         for key, progress in self.cells.items():
-            s = progress.snapshot()
+            s = progress.final_snapshot() if final else progress.snapshot()
             out.append(
                 CellLine(
                     cell_key=key,
@@ -157,12 +168,18 @@ def _cells(lines: Sequence[CellLine]) -> Table:
 
 
 def sweep_panel(
-    progress: SweepProgress, log_file: str | None, width: int, nodes: list[NodeStatus] | None = None
+    progress: SweepProgress,
+    log_file: str | None,
+    width: int,
+    nodes: list[NodeStatus] | None = None,
+    final: bool = False,
 ) -> Panel:
-    """The run's panel over the whole sweep (on Ray with its node runners, `nodes`), the cells beneath."""
-    top = progress_panel(progress.snapshot(), log_file, width, nodes)
+    """The run's panel over the whole sweep (on Ray with its node runners, `nodes`), the cells beneath;
+    `final`: the last frame, listing nothing as running."""
+    snap = progress.final_snapshot() if final else progress.snapshot()
+    top = progress_panel(snap, log_file, width, nodes)
     top.title = f"[bold]repozero sweep[/bold] · {len(progress.cells)} cells"
-    top.renderable = Group(top.renderable, "", _cells(progress.lines()))
+    top.renderable = Group(top.renderable, "", _cells(progress.lines(final)))
     return top
 
 
@@ -198,8 +215,8 @@ async def show_sweep_progress(
 async def _live(progress: SweepProgress, log_files: str, nodes: NodeSource | None) -> None:
     console = Console(stderr=True)
 
-    def panel() -> Panel:  # short of the edge: the "^C" a terminal echoes after it must not wrap the frame
-        return sweep_panel(progress, log_files, console.width - 3, nodes() if nodes else None)
+    def panel(final: bool = False) -> Panel:  # short of the edge: a terminal's echoed "^C" must not wrap it
+        return sweep_panel(progress, log_files, console.width - 3, nodes() if nodes else None, final)
 
     # log lines go to the current sys.stderr (repozero.kernel.log): inside Live that prints them above the panel
     live = Live(panel(), console=console, auto_refresh=False, redirect_stderr=True)
@@ -209,4 +226,4 @@ async def _live(progress: SweepProgress, log_files: str, nodes: NodeSource | Non
                 await anyio.sleep(0.25)
                 live.update(panel(), refresh=True)
         finally:
-            live.update(panel(), refresh=True)
+            live.update(panel(final=True), refresh=True)
