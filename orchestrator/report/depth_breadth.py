@@ -136,11 +136,11 @@ def depth_breadth_figs(table: Table) -> list[str]:
 
     rows = {r.key: r for r in table.rows}
     kinds, rounds, cells = rows["db/kind"].cells, rows["db/rounds"].cells, rows["db/point"].cells
-    lines: dict[str, list[tuple[float, float, float, str]]] = {}
+    lines: dict[str, list[tuple[tuple[float, float], float, str]]] = {}
     for kind, r, cell in zip(kinds, rounds, cells, strict=True):
         p = parse_point(cell)
-        if p is not None:
-            lines.setdefault(str(kind), []).append((p[1], p[2], p[0], f"{r} ACE rounds"))
+        if p is not None:  # x: (tokens, sandbox seconds); y: pass rate
+            lines.setdefault(str(kind), []).append(((p[1], p[2]), p[0], f"{r} ACE rounds"))
     order = sorted(lines, key=lambda k: (k != "depth", len(k), k))
     figs = []
     for axis, x_label, fmt in (
@@ -152,7 +152,7 @@ def depth_breadth_figs(table: Table) -> list[str]:
                 kind,
                 i,
                 "" if kind == "depth" else "6 3",
-                [(pt[axis], pt[2], pt[3]) for pt in sorted(lines[kind])],
+                sorted((xs[axis], y, label) for xs, y, label in lines[kind]),
             )
             for i, kind in enumerate(order)
         ]
