@@ -131,7 +131,8 @@ def _paired_rows(
 
 def depth_breadth_figs(table: Table) -> list[str]:
     """Pass rate against tokens, and against sandbox seconds: one line per kind (depth, breadth ×B), a
-    point per run labelled with its ACE rounds."""
+    point per run labelled with its ACE rounds; a breadth line without a run at 0 rounds starts from
+    depth's (with no round before it, a tree is a line)."""
     from repozero.orchestrator.report import svg  # the figures' side only
 
     rows = {r.key: r for r in table.rows}
@@ -141,11 +142,15 @@ def depth_breadth_figs(table: Table) -> list[str]:
         p = parse_point(cell)
         if p is not None:  # x: (tokens, sandbox seconds); y: pass rate
             lines.setdefault(str(kind), []).append(((p[1], p[2]), p[0], f"{r} ACE rounds"))
+    origin = [pt for pt in lines.get("depth", []) if pt[2] == "0 ACE rounds"]
+    for kind, pts in lines.items():  # no round to fork before: every line starts where depth does
+        if kind != "depth" and origin and not any(pt[2] == "0 ACE rounds" for pt in pts):
+            pts.insert(0, origin[0])
     order = sorted(lines, key=lambda k: (k != "depth", len(k), k))
     figs = []
     for axis, x_label, fmt in (
         (0, "tokens per episode", "{:,.0f}"),
-        (1, "sandbox seconds per episode", "{:.3g}"),
+        (1, "sandbox seconds per episode", "{:.4g}"),
     ):
         curves: list[svg.Curve] = [
             (
