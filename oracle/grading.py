@@ -19,6 +19,7 @@ from repozero.kernel.records import Record
 from repozero.kernel.vocabulary import CaseStatus, FailureCategory, OracleErrorPolicy
 from repozero.oracle.cheats import runtime_flags, scan_target
 from repozero.oracle.compare import Comparator, Diagnosis, compare, diagnose
+from repozero.oracle.reruns import run_with_reruns
 from repozero.sandbox import CaseInput, CaseRun, GradingSandbox
 
 __all__ = [
@@ -51,6 +52,14 @@ class GradingPolicy(Record, kw_only=True):
     stop_after_timeouts: int = 0
     """K > 0: once K consecutive cases (in case order) time out, the rest are `not_run` — a hanging target
     costs K × timeout, not cases × timeout. Not-run cases count as failed. 0: every case runs."""
+    stop_after_crashes: int = 0
+    """K > 0: the same after K consecutive crashes of one kind (deaths by one signal: the memory cap's
+    SIGKILL, an abort, a segfault) — a target that exhausts its memory on every input costs K deaths."""
+    case_memory_mb: dict[str, int] = {}
+    """Memory one graded case may take beyond what its sandbox holds, by target language (the sandbox's
+    memory group lowered while the cases run): a runaway allocation dies as `oom` when it reaches it, not at
+    the sandbox's whole cap after Node's garbage collector has fought its own heap limit for tens of
+    seconds. A language not named: only the sandbox's cap."""
     oracle_error_policy: OracleErrorPolicy = "drop"
     """`count_as_failure` (the public scripts): a scoring grade counts every input the Oracle failed on
     (dropped as `oracle_error` when the dataset was built) as one more failed case."""
@@ -65,6 +74,9 @@ class CaseResult(Record, kw_only=True):
     exit_code: int | None = None
     wall_s: float = 0.0
     diagnosis: Diagnosis | None = None
+    rerun: bool = False
+    """It timed out in its batch on a busy machine and ran again alone; this is the lone run's verdict
+    (`oracle/reruns.py`)."""
 
 
 class CaseOutput(Record, kw_only=True):
@@ -202,12 +214,13 @@ async def grade_in_sandbox(
         return _summarise(sample, _not_run(cases, "not_run"), flags, True, [])
     try:
         await sandbox.put_tree(target_dir, sandbox.workdir)
-        runs = await sandbox.run_cases(
+        runs, reran = await run_with_reruns(
+            sandbox,
             node_entry(sample.target.entry, sandbox.workdir, policy.node_permissions),
             [CaseInput(id=c.id, argv=c.argv, stdin=c.stdin) for c in cases],
-            timeout_s=policy.timeout_s,
-            output_cap=policy.output_cap,
-            stop_after_timeouts=policy.stop_after_timeouts,
+            policy,
+            policy.case_memory_mb.get(sample.target.language, 0),
+            sample=sample.id,
         )
     except SandboxError as exc:
         log.warning("grade_infra_error", sample=sample.id, error=str(exc))
@@ -237,6 +250,7 @@ async def grade_in_sandbox(
                 exit_code=run.exit_code,
                 wall_s=run.wall_s,
                 diagnosis=diag,
+                rerun=case.id in reran,
             )
         )
         if case.id in visible_ids:

@@ -187,12 +187,17 @@ class GradingSandbox(_Opened, _Runs, _Reads, Protocol):
         output_cap: int = DEFAULT_OUTPUT_CAP,
         cwd: str | None = None,
         stop_after_timeouts: int = 0,
+        stop_after_crashes: int = 0,
+        memory_mb: int = 0,
     ) -> list[CaseRun]:
         """Run every case through the in-sandbox batch driver: one round trip for the whole batch.
 
         Cases may run concurrently (up to the sandbox's CPU quota); the runs are those of a one-at-a-time
         run in case order. `stop_after_timeouts` K > 0: once K consecutive cases (in case order) timed
-        out, every later case comes back `not_run`.
+        out, every later case comes back `not_run`; `stop_after_crashes` the same after K consecutive
+        deaths by one signal. `memory_mb` > 0: while the batch runs, the sandbox's memory cap is what it
+        holds plus this much per running case (a runaway case dies of `oom` at once, not at the sandbox's
+        whole cap); where the backend has no memory group to lower, only the sandbox's own cap applies.
         """
         ...
 

@@ -15,13 +15,16 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 from repozero.kernel.errors import SandboxError
+from repozero.kernel.records import Record
 from repozero.sandbox.base import CaseInput, CaseRun, ExecResult
 
 __all__ = [
     "DRIVER_PATH",
     "OOM_MARKERS",
+    "BatchStops",
     "backstop_s",
     "case_jobs",
+    "case_memory_limit",
     "driver_argv",
     "driver_text",
     "looks_oom",
@@ -47,6 +50,18 @@ _HEADER = re.compile(rb"case (\d+) (-?\d+) (\d+) (\d+) (\d+)\n")
 _SKIP = re.compile(rb"skip (\d+)\n")
 _DONE = re.compile(rb"done (\d+)\n")
 _driver_text: str | None = None
+DRIVER_MEMORY = 16 << 20
+"""What the driver's own processes (sh, its workers, `head`, `timeout`, `tar`) may hold beside the cases."""
+
+
+class BatchStops(Record, kw_only=True):
+    """When a batch gives up on its remaining cases (each 0: never)."""
+
+    timeouts: int = 0
+    """After this many consecutive timed-out cases, in case order."""
+    crashes: int = 0
+    """After this many consecutive deaths by the same signal (SIGKILL of the memory cap, SIGABRT, SIGSEGV,
+    SIGBUS, SIGFPE, SIGILL), in case order, none of them a timeout."""
 
 
 def driver_text() -> str:
@@ -78,13 +93,14 @@ def driver_argv(
     cwd: str,
     kill_strays: bool,
     jobs: int = 1,
-    stop_after_timeouts: int = 0,
+    stops: BatchStops | None = None,
 ) -> list[str]:
     """`sh -c <driver> batch -t ...`: the argv of the one exec that runs a batch.
 
-    `jobs`: cases run at once inside the sandbox. `stop_after_timeouts` (K > 0): after K consecutive
-    timeouts in case order, the driver reports every later case as not run.
+    `jobs`: cases run at once inside the sandbox. `stops`: after K consecutive timeouts (or crashes of one
+    kind) in case order, the driver reports every later case as not run.
     """
+    stops = stops or BatchStops()
     argv = [
         "sh",
         "-c",
@@ -96,8 +112,12 @@ def driver_argv(
         _seconds(kill_after_s),
     ]
     argv += ["-o", str(output_cap), "-e", str(stderr_cap), "-C", cwd, "-j", str(max(1, jobs))]
-    if stop_after_timeouts > 0:
-        argv += ["-s", str(stop_after_timeouts), "-w", str(timeout_threshold_ns(timeout_s))]
+    if stops.timeouts > 0:
+        argv += ["-s", str(stops.timeouts)]
+    if stops.crashes > 0:
+        argv += ["-c", str(stops.crashes)]
+    if stops.timeouts > 0 or stops.crashes > 0:
+        argv += ["-w", str(timeout_threshold_ns(timeout_s))]
     return [*argv, "-K"] if kill_strays else argv
 
 
@@ -109,22 +129,30 @@ def case_jobs(configured: int, cpu_quota: float) -> int:
     return quota if configured <= 0 else min(configured, quota)
 
 
-RunBatch = Callable[[Sequence[CaseInput], int, int], Awaitable[list[CaseRun]]]
-"""One batch through the driver: (cases, jobs, stop_after_timeouts) -> one run per case."""
+def case_memory_limit(held: int, memory_mb: int, jobs: int, extra: int, ceiling: int) -> int:
+    """The sandbox's memory limit while a batch runs: what it already holds (`held`, its tmpfs and resident
+    processes), `memory_mb` for each case running at once, the driver's own share and `extra` bytes (the
+    batch unpacked on the tmpfs, the outputs in flight) — never above the sandbox's own limit."""
+    return min(ceiling, held + jobs * (memory_mb << 20) + DRIVER_MEMORY + extra)
+
+
+RunBatch = Callable[[Sequence[CaseInput], int, BatchStops], Awaitable[list[CaseRun]]]
+"""One batch through the driver: (cases, jobs, stops) -> one run per case."""
 
 
 async def rerun_oom_alone(
-    run_batch: RunBatch, cases: Sequence[CaseInput], *, jobs: int, stop_after_timeouts: int
+    run_batch: RunBatch, cases: Sequence[CaseInput], *, jobs: int, stops: BatchStops
 ) -> list[CaseRun]:
     """Run a batch `jobs` at a time; a case that died of memory beside others runs again alone.
 
     Concurrent cases share the sandbox's memory cap, so an OOM death there may be the neighbours' doing;
-    alone it gets the whole cap, as in a one-at-a-time run.
+    alone it gets a whole case's cap, as in a one-at-a-time run.
     """
-    runs = await run_batch(cases, jobs, stop_after_timeouts)
+    runs = await run_batch(cases, jobs, stops)
     again = [i for i, run in enumerate(runs) if run.oom] if jobs > 1 else []
     if again:
-        for i, run in zip(again, await run_batch([cases[i] for i in again], 1, 0), strict=True):
+        alone = await run_batch([cases[i] for i in again], 1, BatchStops())
+        for i, run in zip(again, alone, strict=True):
             runs[i] = run
     return runs
 

@@ -1,5 +1,6 @@
 """Per-sandbox cgroup v1 groups: a process cap and a memory cap that hold across every process of a
-sandbox, a count of OOM kills (so `oom` is known, not guessed), and a way to kill everything in it."""
+sandbox (lowered while a batch of graded cases runs), a count of OOM kills (so `oom` is known, not guessed),
+and a way to kill everything in it."""
 
 from __future__ import annotations
 
@@ -65,6 +66,34 @@ class SandboxCgroups:
                     if key == "oom_kill":
                         return int(value)
         return 0
+
+    def _memory_dir(self) -> Path | None:
+        return next((d for d in self.dirs if (d / "memory.limit_in_bytes").exists()), None)
+
+    def held_bytes(self) -> int:
+        """What the memory group holds that no reclaim can take back: its processes' anonymous memory and
+        its tmpfs pages (`total_rss + total_shmem`; page cache is left out, the kernel drops it first)."""
+        folder = self._memory_dir()
+        if folder is None:
+            return 0
+        stat = dict(line.split(" ", 1) for line in (folder / "memory.stat").read_text().splitlines())
+        return int(stat.get("total_rss", 0)) + int(stat.get("total_shmem", 0))
+
+    def memory_limit(self) -> int:
+        folder = self._memory_dir()
+        return int((folder / "memory.limit_in_bytes").read_text()) if folder is not None else 0
+
+    def set_memory_limit(self, limit: int) -> None:
+        """Move the group's memory (and memory+swap) limit, in the order cgroup v1 accepts (memsw never
+        below memory). Lowering it below what the group holds fails with EBUSY (`OSError`)."""
+        folder = self._memory_dir()
+        if folder is None:
+            return
+        memory, swap = f"{folder}/memory.limit_in_bytes", f"{folder}/memory.memsw.limit_in_bytes"
+        order = [memory, swap] if limit < self.memory_limit() else [swap, memory]
+        for path in order:
+            if path == memory or os.path.exists(swap):
+                _write(path, str(limit))
 
     def pids(self) -> set[int]:
         found: set[int] = set()

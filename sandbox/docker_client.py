@@ -36,6 +36,7 @@ __all__ = [
     "docker_errors",
     "docker_unavailable",
     "open_client",
+    "transient_daemon_error",
 ]
 
 LABEL_RUN = "repozero.run_id"
@@ -47,6 +48,29 @@ LABEL_OWNER = "repozero.owner"
 """The process that made the container (`sandbox/owner.py` token): a dead owner's containers are reaped."""
 
 log = get_logger(__name__)
+
+_TRANSIENT_MARKERS = (
+    "ttrpc: closed",  # containerd's new shim died as it started (seen under load)
+    "failed to start shim",
+    "read init-p: connection reset by peer",  # runc's init died before reporting back
+    "resource temporarily unavailable",  # EAGAIN from a clone or fork while the host is short
+    "context deadline exceeded",  # containerd did not answer the daemon in time
+)
+_SHIM = "failed to create shim task"
+_RUNTIME = ("oci runtime create failed", "oci runtime exec failed")
+"""dockerd wraps runc's own verdict in the shim's words too ("failed to create shim task: OCI runtime create
+failed: ... executable file not found"): the shim failing is passing trouble, runc refusing the container or
+the exec is not (unless for one of the reasons above)."""
+
+
+def transient_daemon_error(message: str) -> bool:
+    """Whether a failed container start or exec start is the daemon's passing trouble (its shim or runtime
+    dying as a container or process starts, containerd not answering in time, on a loaded host) rather than
+    ours (a bad image, config or command), by dockerd's words."""
+    text = message.lower()
+    if any(marker in text for marker in _TRANSIENT_MARKERS):
+        return True
+    return _SHIM in text and not any(runtime in text for runtime in _RUNTIME)
 
 
 class LeakedContainer(Record, kw_only=True):
@@ -105,6 +129,13 @@ class DockerClient:
             except (aiohttp.ClientError, OSError) as exc:
                 raise SandboxError(f"docker remove {container_id[:12]}: {exc}") from exc
         return True
+
+    async def set_memory(self, container_id: str, limit: int) -> None:
+        """Move a running container's memory (and memory+swap) limit, in bytes (`docker update`)."""
+        body = json.dumps({"Memory": limit, "MemorySwap": limit})
+        async with self.api:
+            with docker_errors(f"update container {container_id[:12]}"):
+                await self.docker._query_json(f"containers/{container_id}/update", method="POST", data=body)
 
     async def reap(self, run_id: str | None = None) -> int:
         """Remove every container of `run_id` (of every run when None); returns how many went."""

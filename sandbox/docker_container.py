@@ -26,6 +26,7 @@ from repozero.sandbox.docker_client import (
     LABEL_TOOLCHAIN,
     DockerClient,
     docker_errors,
+    transient_daemon_error,
 )
 from repozero.sandbox.docker_supervisor import Supervisor
 from repozero.sandbox.images import BASE_ENV, SANDBOX_GID, SANDBOX_UID
@@ -38,28 +39,15 @@ __all__ = [
     "DockerContainer",
     "container_name",
     "start_container",
-    "transient_start_error",
 ]
 
 WORKDIR = "/work"
 START_ATTEMPTS = 2
 """Any failed start is tried once more (a second attempt is a new container)."""
 TRANSIENT_START_ATTEMPTS = 4
-"""A start the daemon failed for a passing reason of its own (`transient_start_error`) is tried this often,
+"""A start the daemon failed for a passing reason of its own (`transient_daemon_error`) is tried this often,
 waiting `START_BACKOFF_S` × 2^k between tries (0.5 + 1 + 2 s at most): room for a loaded host to recover."""
 START_BACKOFF_S = 0.5
-_TRANSIENT_MARKERS = (
-    "ttrpc: closed",  # containerd's new shim died as it started (seen under load)
-    "failed to start shim",
-    "read init-p: connection reset by peer",  # runc's init died before reporting back
-    "resource temporarily unavailable",  # EAGAIN from a clone or fork while the host is short
-    "context deadline exceeded",  # containerd did not answer the daemon in time
-)
-_SHIM = "failed to create shim task"
-_RUNTIME = "oci runtime create failed"
-"""dockerd wraps runc's own verdict in the shim's words too ("failed to create shim task: OCI runtime create
-failed: ... executable file not found"): the shim failing is passing trouble, runc refusing the container is
-not (unless for one of the reasons above)."""
 SANDBOX_USER = f"{SANDBOX_UID}:{SANDBOX_GID}"
 
 log = get_logger(__name__)
@@ -150,15 +138,6 @@ class DockerContainer:
                 await client.delete(self.id)
 
 
-def transient_start_error(message: str) -> bool:
-    """Whether a failed start is the daemon's passing trouble (its shim or runtime dying as a container or
-    process starts, on a loaded host) rather than ours (a bad image, config or command), by dockerd's words."""
-    text = message.lower()
-    if any(marker in text for marker in _TRANSIENT_MARKERS):
-        return True
-    return _SHIM in text and _RUNTIME not in text
-
-
 async def start_container(
     client: DockerClient, image: str, spec: SandboxSpec, *, run_id: str, cpus: float, pooled: bool
 ) -> DockerContainer:
@@ -174,7 +153,7 @@ async def start_container(
         try:
             return await _start_once(client, image, spec, run_id=run_id, cpus=cpus, pooled=pooled)
         except SandboxError as exc:
-            transient = transient_start_error(str(exc))
+            transient = transient_daemon_error(str(exc))
             limit = TRANSIENT_START_ATTEMPTS if transient else START_ATTEMPTS
             if attempt >= limit or (not transient and "create container" in str(exc)):
                 if attempt > 1:

@@ -19,11 +19,16 @@ from repozero.kernel.errors import SandboxError
 from repozero.kernel.log import get_logger
 from repozero.sandbox.base import DEFAULT_OUTPUT_CAP, ExecResult
 from repozero.sandbox.capture import cut_marker
-from repozero.sandbox.docker_client import DockerClient, docker_errors
+from repozero.sandbox.docker_client import DockerClient, docker_errors, transient_daemon_error
 
 __all__ = ["WRAPPER", "DockerExecProcess", "effective_timeout", "run_command"]
 
 _START_ATTEMPTS = 3
+EXEC_START_ATTEMPTS = 4
+"""An exec whose create or start the daemon refused for a passing reason of its own (`transient_daemon_error`:
+its runtime or containerd busy) is tried this often, waiting `EXEC_BACKOFF_S` × 2^k between tries (0.5 + 1 +
+2 s at most), as a container start is; then the SandboxError goes up (the episode's infra error)."""
+EXEC_BACKOFF_S = 0.5
 
 
 class WrapperDidNotStart(SandboxError):
@@ -106,15 +111,25 @@ class DockerExecProcess:
             limit = _seconds(timeout_s) if timeout_s is not None else "0"
             report = "1" if report_exit else "0"
             argv = ["/bin/sh", "-c", WRAPPER, "rz", cwd, limit, _seconds(kill_after_s), report, *argv]
-        container = client.docker.containers.container(container_id)
-        async with client.api:
-            with docker_errors("exec create"):
-                exec_ = await container.exec(list(argv), stdin=stdin, user=user, environment=dict(env or {}))
-        stream = exec_.start(detach=False)
+        attempt = 1
+        while True:
+            try:
+                exec_, stream = await _open_exec(client, container_id, argv, stdin, user, env)
+                break
+            except SandboxError as exc:
+                if attempt >= EXEC_START_ATTEMPTS or not transient_daemon_error(str(exc)):
+                    if attempt > 1:
+                        raise SandboxError(f"{exc} (after {attempt} attempts)") from exc
+                    raise
+                wait_s = EXEC_BACKOFF_S * 2 ** (attempt - 1)
+                log.warning(
+                    "docker_exec_start_retry", container=container_id[:12], attempt=attempt, wait_s=wait_s,
+                    error=str(exc),
+                )  # fmt: skip
+                await anyio.sleep(wait_s)
+                attempt += 1
         proc = cls(exec_, stream, killer=killer, stderr_cap=stderr_cap, report_exit=report_exit)
         try:
-            with docker_errors("exec start"):
-                await stream.__aenter__()
             if killer is not None:
                 await proc._read_header()
         except BaseException:
@@ -242,6 +257,30 @@ class DockerExecProcess:
                         await self._killer(self.pid, self.start_ticks)
             finally:
                 await self._stream.close()
+
+
+async def _open_exec(
+    client: DockerClient,
+    container_id: str,
+    argv: Sequence[str],
+    stdin: bool,
+    user: str,
+    env: Mapping[str, str] | None,
+) -> tuple[Any, Any]:
+    """Create an exec and attach to it (which starts its process): the two calls a busy daemon refuses."""
+    container = client.docker.containers.container(container_id)
+    async with client.api:
+        with docker_errors("exec create"):
+            exec_ = await container.exec(list(argv), stdin=stdin, user=user, environment=dict(env or {}))
+    stream = exec_.start(detach=False)
+    try:
+        with docker_errors("exec start"):
+            await stream.__aenter__()
+    except BaseException:
+        with anyio.CancelScope(shield=True):
+            await stream.close()
+        raise
+    return exec_, stream
 
 
 async def _feed(proc: DockerExecProcess, data: bytes) -> None:

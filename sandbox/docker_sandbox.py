@@ -10,8 +10,8 @@ from __future__ import annotations
 import io
 import posixpath
 import tarfile
-from collections.abc import Mapping, Sequence
-from contextlib import AsyncExitStack
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +19,7 @@ import anyio
 import msgspec
 
 from repozero.kernel.errors import SandboxError
+from repozero.kernel.log import get_logger
 from repozero.sandbox.base import (
     DEFAULT_OUTPUT_CAP,
     CaseInput,
@@ -28,8 +29,10 @@ from repozero.sandbox.base import (
     SandboxSpec,
 )
 from repozero.sandbox.batch import (
+    BatchStops,
     backstop_s,
     case_jobs,
+    case_memory_limit,
     driver_argv,
     pack_batch,
     parse_records,
@@ -49,6 +52,7 @@ __all__ = ["DockerSandbox"]
 TREE_CAP = 1 << 30
 """Largest tree `get_tree` copies out (bytes of tar)."""
 BATCH_STDERR_CAP = 64 << 10
+log = get_logger(__name__)
 
 
 class DockerSandbox:
@@ -165,6 +169,8 @@ class DockerSandbox:
         output_cap: int = DEFAULT_OUTPUT_CAP,
         cwd: str | None = None,
         stop_after_timeouts: int = 0,
+        stop_after_crashes: int = 0,
+        memory_mb: int = 0,
     ) -> list[CaseRun]:
         """Every case through the batch driver in one exec (per-case `timeout -k` inside the container),
         as many at once as the container's CPU quota (`docker_cpus`) allows."""
@@ -173,25 +179,51 @@ class DockerSandbox:
         cfg = self._backend.cfg
         jobs = case_jobs(cfg.case_parallelism, cfg.docker_cpus)
 
-        async def run_batch(todo: Sequence[CaseInput], jobs: int, stop: int) -> list[CaseRun]:
-            return await self._run_batch(
-                entry, todo, timeout_s, output_cap, self._path(cwd or "."), jobs, stop
-            )
+        async def run_batch(todo: Sequence[CaseInput], jobs: int, stops: BatchStops) -> list[CaseRun]:
+            packed = pack_batch(entry, todo)
+            extra = len(packed) + jobs * (output_cap + BATCH_STDERR_CAP)
+            async with self._case_memory(memory_mb, jobs, extra):
+                return await self._run_batch(
+                    packed, todo, timeout_s, output_cap, self._path(cwd or "."), jobs, stops
+                )
 
-        return await rerun_oom_alone(run_batch, cases, jobs=jobs, stop_after_timeouts=stop_after_timeouts)
+        stops = BatchStops(timeouts=stop_after_timeouts, crashes=stop_after_crashes)
+        return await rerun_oom_alone(run_batch, cases, jobs=jobs, stops=stops)
+
+    @asynccontextmanager
+    async def _case_memory(self, memory_mb: int, jobs: int, extra: int) -> AsyncIterator[None]:
+        """The container's memory limit lowered to what it holds plus `memory_mb` per running case while a
+        batch runs (`case_memory_limit`), its own limit back after (two `docker update` calls)."""
+        held = await self.container.supervisor.held_bytes() if memory_mb > 0 else -1
+        if held < 0:
+            yield
+            return
+        ceiling = self.spec.memory_mb << 20
+        limit = case_memory_limit(held, memory_mb, jobs, extra, ceiling)
+        try:
+            await self.client.set_memory(self.container.id, limit)
+        except SandboxError as exc:  # it held more than it could give back: grade under its own cap
+            log.warning("case_memory_not_set", sandbox=self.id, limit=limit, error=str(exc))
+            limit = ceiling
+        try:
+            yield
+        finally:
+            if limit != ceiling:
+                with anyio.CancelScope(shield=True):
+                    await self.client.set_memory(self.container.id, ceiling)
 
     async def _run_batch(
-        self, entry: Sequence[str], cases: Sequence[CaseInput], timeout_s: float, output_cap: int, cwd: str,
-        jobs: int, stop_after_timeouts: int,
+        self, packed: bytes, cases: Sequence[CaseInput], timeout_s: float, output_cap: int, cwd: str,
+        jobs: int, stops: BatchStops,
     ) -> list[CaseRun]:  # fmt: skip
         kill_after = self._backend.cfg.docker_kill_after_s
         argv = driver_argv(
             timeout_s=timeout_s, output_cap=output_cap, stderr_cap=BATCH_STDERR_CAP, kill_after_s=kill_after,
-            cwd=cwd, kill_strays=True, jobs=jobs, stop_after_timeouts=stop_after_timeouts,
+            cwd=cwd, kill_strays=True, jobs=jobs, stops=stops,
         )  # fmt: skip
         oom_before = self._oom_seen
         result = await self.exec(
-            argv, stdin=pack_batch(entry, cases), timeout_s=backstop_s(len(cases), timeout_s, kill_after),
+            argv, stdin=packed, timeout_s=backstop_s(len(cases), timeout_s, kill_after),
             output_cap=stdout_budget(len(cases), output_cap, BATCH_STDERR_CAP),
         )  # fmt: skip
         oom_killed = await self._oom_since() or self._oom_seen > oom_before

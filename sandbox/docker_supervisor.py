@@ -89,5 +89,10 @@ class Supervisor:
         """OOM kills in the container's memory cgroup so far (-1 when the cgroup is not readable)."""
         return await self.request("oom")
 
+    async def held_bytes(self) -> int:
+        """Bytes the container's memory cgroup holds beyond reclaim: anonymous memory and tmpfs pages (-1
+        when the cgroup is not readable)."""
+        return await self.request("held")
+
     async def aclose(self) -> None:
         await self._proc.aclose()

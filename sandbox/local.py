@@ -4,11 +4,12 @@ needs what, and what is lost when the host does not allow it)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import posixpath
 import secrets
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import anyio
@@ -283,22 +284,46 @@ class LocalSandbox:
         output_cap: int = DEFAULT_OUTPUT_CAP,
         cwd: str | None = None,
         stop_after_timeouts: int = 0,
+        stop_after_crashes: int = 0,
+        memory_mb: int = 0,
     ) -> list[CaseRun]:
         self._need()
         if not cases:
             return []
         jobs = batch.case_jobs(self.config.case_parallelism, len(os.sched_getaffinity(0)))
 
-        async def run_batch(todo: Sequence[CaseInput], jobs: int, stop: int) -> list[CaseRun]:
-            return await self._run_batch(entry, todo, timeout_s, output_cap, self._cwd(cwd), jobs, stop)
+        async def run_batch(todo: Sequence[CaseInput], jobs: int, stops: batch.BatchStops) -> list[CaseRun]:
+            packed = batch.pack_batch(entry, todo)
+            extra = len(packed) + jobs * (output_cap + self.config.stderr_cap)
+            with self._case_memory(memory_mb, jobs, extra):
+                return await self._run_batch(packed, todo, timeout_s, output_cap, self._cwd(cwd), jobs, stops)
 
-        return await batch.rerun_oom_alone(
-            run_batch, cases, jobs=jobs, stop_after_timeouts=stop_after_timeouts
-        )
+        stops = batch.BatchStops(timeouts=stop_after_timeouts, crashes=stop_after_crashes)
+        return await batch.rerun_oom_alone(run_batch, cases, jobs=jobs, stops=stops)
+
+    @contextlib.contextmanager
+    def _case_memory(self, memory_mb: int, jobs: int, extra: int) -> Iterator[None]:
+        """The sandbox's memory group lowered to what it holds plus `memory_mb` per running case while a
+        batch runs (`batch.case_memory_limit`), its own limit back after. Without a memory group (plain
+        processes) there is no cap to lower: the cases run under the sandbox's rlimits only."""
+        groups = self._ws.cgroups if self._ws is not None else None
+        if memory_mb <= 0 or groups is None:
+            yield
+            return
+        ceiling = groups.memory_limit()
+        limit = batch.case_memory_limit(groups.held_bytes(), memory_mb, jobs, extra, ceiling)
+        try:
+            groups.set_memory_limit(limit)
+        except OSError as exc:  # it held more than it could give back: grade under the sandbox's own cap
+            log.warning("case_memory_not_set", sandbox=self.id, limit=limit, error=str(exc))
+        try:
+            yield
+        finally:
+            groups.set_memory_limit(ceiling)
 
     async def _run_batch(
-        self, entry: Sequence[str], cases: Sequence[CaseInput], timeout_s: float, output_cap: int, cwd: str,
-        jobs: int, stop_after_timeouts: int,
+        self, packed: bytes, cases: Sequence[CaseInput], timeout_s: float, output_cap: int, cwd: str,
+        jobs: int, stops: batch.BatchStops,
     ) -> list[CaseRun]:  # fmt: skip
         """One exec of the batch driver; a local sandbox has no CPU quota of its own (the host's CPUs are)."""
         _, iso = self._need()
@@ -306,11 +331,11 @@ class LocalSandbox:
         argv = batch.driver_argv(
             timeout_s=timeout_s, output_cap=output_cap, stderr_cap=cfg.stderr_cap,
             kill_after_s=cfg.case_kill_after_s, cwd=cwd, kill_strays=iso.namespaces or iso.privileged,
-            jobs=jobs, stop_after_timeouts=stop_after_timeouts,
+            jobs=jobs, stops=stops,
         )  # fmt: skip
         oom_before = self._oom_count()
         result = await self.exec(
-            argv, stdin=batch.pack_batch(entry, cases),
+            argv, stdin=packed,
             timeout_s=batch.backstop_s(len(cases), timeout_s, cfg.case_kill_after_s),
             output_cap=batch.stdout_budget(len(cases), output_cap, cfg.stderr_cap),
         )  # fmt: skip

@@ -73,12 +73,15 @@ class SandboxProxy:
         output_cap: int = DEFAULT_OUTPUT_CAP,
         cwd: str | None = None,
         stop_after_timeouts: int = 0,
+        stop_after_crashes: int = 0,
+        memory_mb: int = 0,
     ) -> list[CaseRun]:
         box = await self._target()
         with self._around("run_cases", cases=len(cases)):
             return await box.run_cases(
                 entry, cases, timeout_s=timeout_s, output_cap=output_cap, cwd=cwd,
-                stop_after_timeouts=stop_after_timeouts,
+                stop_after_timeouts=stop_after_timeouts, stop_after_crashes=stop_after_crashes,
+                memory_mb=memory_mb,
             )  # fmt: skip
 
     async def open_process(

@@ -1,5 +1,6 @@
 """Cases of a batch run at once inside the sandbox (bounded by its CPU quota), and a batch may stop after K
-consecutive timeouts: the records are those of a one-at-a-time run either way, in case order.
+consecutive timeouts or K consecutive crashes of one kind: the records are those of a one-at-a-time run
+either way, in case order.
 
 The driver is run straight on the host under POSIX shells (dash, bash --posix), and through
 `Sandbox.run_cases` on every backend.
@@ -18,7 +19,14 @@ import msgspec
 import pytest
 
 from repozero.sandbox import CaseInput, CaseRun, ExecResult, SandboxBackend, create_backend
-from repozero.sandbox.batch import case_jobs, driver_argv, pack_batch, parse_records, rerun_oom_alone
+from repozero.sandbox.batch import (
+    BatchStops,
+    case_jobs,
+    driver_argv,
+    pack_batch,
+    parse_records,
+    rerun_oom_alone,
+)
 from repozero.sandbox.config import SandboxConfig
 
 from .sandbox_fixtures import BACKEND_PARAMS, SMALL_SPEC
@@ -35,12 +43,13 @@ def _host_batch(
     *,
     jobs: int,
     stop: int = 0,
+    crashes: int = 0,
     timeout_s: float = 0.5,
     cwd: str = ".",
 ) -> list[CaseRun]:
     argv = driver_argv(
         timeout_s=timeout_s, output_cap=5000, stderr_cap=100, kill_after_s=0.2, cwd=cwd, kill_strays=True,
-        jobs=jobs, stop_after_timeouts=stop,
+        jobs=jobs, stops=BatchStops(timeouts=stop, crashes=crashes),
     )  # fmt: skip
     done = subprocess.run(
         [*shell, *argv[1:]],
@@ -124,6 +133,37 @@ def test_an_exit_124_before_the_timeout_breaks_a_streak(shell: list[str]) -> Non
     assert [r.not_run for r in runs] == [False] * 4 and runs[3].stdout == b"last\n"
 
 
+# Crashes of one kind: SIGSEGV at 0-1, SIGABRT at 2, SIGSEGV at 3-5 (an exit 1 and a timeout between
+# don't count as crashes); with K = 3 the batch stops after case 5.
+CRASHES = [
+    CaseInput(id=str(i), argv=[cmd])
+    for i, cmd in enumerate(
+        ["kill -SEGV $$", "kill -SEGV $$", "kill -ABRT $$", "kill -SEGV $$", "kill -SEGV $$", "kill -SEGV $$",
+         "echo 6", "kill -SEGV $$"]
+    )
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_stop_after_k_consecutive_crashes_of_one_kind(shell: list[str]) -> None:
+    alone = _host_batch(shell, CRASHES, jobs=1, crashes=3)
+    assert [r.not_run for r in alone] == [i > 5 for i in range(8)]
+    assert [r.exit_code for r in alone[:6]] == [139, 139, 134, 139, 139, 139]
+    assert _facts(_host_batch(shell, CRASHES, jobs=3, crashes=3)) == _facts(alone)
+    # an ordinary failing exit, or a timeout, between crashes of one kind breaks the streak
+    broken = [
+        CRASHES[0],
+        CaseInput(id="e", argv=["exit 1"]),
+        CRASHES[1],
+        CaseInput(id="h", argv=[HANG]),
+        CRASHES[3],
+    ]
+    assert not any(r.not_run for r in _host_batch(shell, [*broken, CRASHES[6]], jobs=2, crashes=2))
+    # the two stops are counted apart: two timeouts and two crashes interleaved stop neither at K = 3
+    mixed = [CRASHES[0], CaseInput(id="h", argv=[HANG]), CRASHES[1], CaseInput(id="h2", argv=[HANG])]
+    assert not any(r.not_run for r in _host_batch(shell, [*mixed, CRASHES[6]], jobs=1, stop=3, crashes=3))
+
+
 @pytest.mark.parametrize("shell", SHELLS)
 def test_a_stopped_batch_kills_the_cases_still_running(shell: list[str], tmp_path: Path) -> None:
     # K = 1: case 0 stops the batch; cases 1-3 were started beside it and must not outlive the driver
@@ -145,8 +185,8 @@ def test_the_cases_run_at_once_are_bounded_by_the_cpu_quota() -> None:
 async def test_a_case_that_died_of_memory_beside_others_runs_again_alone() -> None:
     batches: list[tuple[list[str], int, int]] = []
 
-    async def run_batch(cases: Sequence[CaseInput], jobs: int, stop: int) -> list[CaseRun]:
-        batches.append(([c.id for c in cases], jobs, stop))
+    async def run_batch(cases: Sequence[CaseInput], jobs: int, stops: BatchStops) -> list[CaseRun]:
+        batches.append(([c.id for c in cases], jobs, stops.timeouts))
         together = jobs > 1
         return [
             CaseRun(id=c.id, stdout=b"" if together else b"ok", stderr=b"", exit_code=137 if together else 0,
@@ -155,11 +195,11 @@ async def test_a_case_that_died_of_memory_beside_others_runs_again_alone() -> No
         ]  # fmt: skip
 
     cases = [CaseInput(id="small", argv=[]), CaseInput(id="big", argv=[])]
-    runs = await rerun_oom_alone(run_batch, cases, jobs=2, stop_after_timeouts=3)
+    runs = await rerun_oom_alone(run_batch, cases, jobs=2, stops=BatchStops(timeouts=3))
     assert batches == [(["small", "big"], 2, 3), (["big"], 1, 0)]
     assert (runs[1].oom, runs[1].stdout) == (False, b"ok") and runs[0].exit_code == 137
     batches.clear()
-    await rerun_oom_alone(run_batch, cases, jobs=1, stop_after_timeouts=0)
+    await rerun_oom_alone(run_batch, cases, jobs=1, stops=BatchStops())
     assert len(batches) == 1
 
 

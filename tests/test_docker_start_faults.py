@@ -1,7 +1,8 @@
-"""dockerd failing a container start for reasons of its own ("failed to create shim task", seen under load).
+"""dockerd failing a container start or an exec start for reasons of its own ("failed to create shim task",
+"context deadline exceeded", seen under load).
 
 The fault is injected at the aiodocker boundary, the one place a test can make the daemon say it on cue:
-the real client, whose container starts answer dockerd's own HTTP 500 for the next N starts. Everything
+the real client, whose container starts (or exec starts) answer dockerd's own HTTP 500 for the next N. Everything
 else is the real daemon — each attempt's container is really created (and must be removed), the start
 that succeeds runs commands, and the Oracle's environment is a real venv in a real container.
 """
@@ -24,10 +25,10 @@ from repozero.oracle import EnvSpec, GroundTruthRequest, OracleConfig, program_r
 from repozero.oracle.actor import OracleService
 from repozero.oracle.docker_env import DockerVenvProvider
 from repozero.oracle.verdict_cache import ResultCache
-from repozero.sandbox import CaseInput, SandboxSpec, docker_container
+from repozero.sandbox import CaseInput, SandboxSpec, docker_container, docker_exec
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.docker import DockerBackend
-from repozero.sandbox.docker_client import DockerClient, docker_unavailable
+from repozero.sandbox.docker_client import DockerClient, docker_unavailable, transient_daemon_error
 
 pytestmark = [
     pytest.mark.anyio,
@@ -42,6 +43,14 @@ NOT_FOUND = (
     'failed: unable to start container process: exec: "sleep": executable file not found in $PATH: unknown'
 )
 """A start that fails every time (no such program in the image), in the same shim words: ours to fix."""
+EXEC_BUSY = (
+    "OCI runtime exec failed: exec failed: unable to start container process: error executing setns process: "
+    "context deadline exceeded: unknown"
+)
+"""An exec start the daemon refused while busy (containerd not answering in time; moby#29369 saw it for
+execs as for starts)."""
+EXEC_STOPPED = "OCI runtime exec failed: exec failed: cannot exec a container that has stopped: unknown"
+"""An exec into a container that is gone: not passing trouble, not retried."""
 CFG = SandboxConfig(docker_pool_size=0, docker_kill_after_s=0.5)
 SPEC = SandboxSpec(sample="start-faults", memory_mb=256, pids=64, tmpfs_mb=32, file_size_mb=16, cpu_time_s=30)
 
@@ -76,28 +85,57 @@ class _Container(_Proxy):
         return await self._real.start(**kwargs)
 
 
+class _Stream(_Proxy):
+    async def __aenter__(self) -> Any:
+        self._faults.on_start()
+        return await self._real.__aenter__()
+
+
+class _Exec(_Proxy):
+    def start(self, **kwargs: Any) -> _Stream:
+        return _Stream(self._real.start(**kwargs), self._faults)
+
+
+class _ContainerRef(_Proxy):
+    async def exec(self, *args: Any, **kwargs: Any) -> _Exec:
+        return _Exec(await self._real.exec(*args, **kwargs), self._faults)
+
+
 class _Containers(_Proxy):
+    def __init__(self, real: Any, faults: StartFaults, exec_faults: StartFaults) -> None:
+        super().__init__(real, faults)
+        self._exec_faults = exec_faults
+
     async def create(self, config: dict[str, Any], **kwargs: Any) -> _Container:
         return _Container(await self._real.create(config, **kwargs), self._faults)
 
+    def container(self, container_id: str) -> _ContainerRef:
+        return _ContainerRef(self._real.container(container_id), self._exec_faults)
+
 
 class _Docker(_Proxy):
+    def __init__(self, real: Any, faults: StartFaults, exec_faults: StartFaults) -> None:
+        super().__init__(real, faults)
+        self._exec_faults = exec_faults
+
     @property
     def containers(self) -> _Containers:
-        return _Containers(self._real.containers, self._faults)
+        return _Containers(self._real.containers, self._faults, self._exec_faults)
 
 
 class FaultyStarts(DockerBackend):
-    """The Docker backend over a client whose container starts meet `faults` (the backend's own seam)."""
+    """The Docker backend over a client whose container starts meet `faults` and whose exec starts (every
+    command, the supervisor's and the shell's included) meet `exec_faults` (the backend's own seam)."""
 
-    def __init__(self, faults: StartFaults) -> None:
+    def __init__(self, faults: StartFaults, exec_faults: StartFaults | None = None) -> None:
         super().__init__(CFG, run_id=f"pytest-faults-{os.getpid()}-{os.urandom(3).hex()}")
         self.faults = faults
+        self.exec_faults = exec_faults or StartFaults(0)
 
     @asynccontextmanager
     async def new_client(self) -> AsyncIterator[DockerClient]:
         async with super().new_client() as client:
-            client.docker = _Docker(client.docker, self.faults)  # type: ignore[assignment]
+            client.docker = _Docker(client.docker, self.faults, self.exec_faults)  # type: ignore[assignment]
             yield client
 
 
@@ -105,6 +143,7 @@ class FaultyStarts(DockerBackend):
 def quick_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
     """The policy unchanged, its waits shortened (0.05, 0.1, 0.2 s): the tests read the waits it logged."""
     monkeypatch.setattr(docker_container, "START_BACKOFF_S", 0.05)
+    monkeypatch.setattr(docker_exec, "EXEC_BACKOFF_S", 0.05)
 
 
 async def _ours(backend: DockerBackend) -> list[dict[str, Any]]:
@@ -152,7 +191,48 @@ async def test_a_failure_that_persists_is_a_sandbox_error_after_bounded_attempts
     ],
 )  # fmt: skip
 def test_which_start_failures_are_the_daemons_passing_trouble(message: str, transient: bool) -> None:
-    assert docker_container.transient_start_error(message) is transient
+    assert transient_daemon_error(message) is transient
+
+
+@pytest.mark.parametrize(("message", "transient"), [(EXEC_BUSY, True), (EXEC_STOPPED, False)])
+def test_which_exec_failures_are_the_daemons_passing_trouble(message: str, transient: bool) -> None:
+    assert transient_daemon_error(message) is transient
+
+
+async def test_an_exec_start_the_busy_daemon_refused_is_retried_with_backoff() -> None:
+    """A command, and a batch of graded cases, whose exec start dockerd refused twice: both run, once each."""
+    exec_faults = StartFaults(0, EXEC_BUSY)
+    with anyio.fail_after(60), capture_logs() as logs:
+        async with FaultyStarts(StartFaults(0), exec_faults) as backend, backend.open(SPEC) as box:
+            exec_faults.left = 2
+            result = await box.exec(["sh", "-c", "echo ran >> once; cat once"])
+            exec_faults.left = 2
+            (case,) = await box.run_cases(
+                ["sh", "-c"], [CaseInput(id="c", argv=["echo graded"])], timeout_s=10
+            )
+    assert result.exit_code == 0 and result.stdout == b"ran\n", result  # the refused starts ran nothing
+    assert case.stdout == b"graded\n" and case.exit_code == 0, case
+    retries = [e for e in logs if e["event"] == "docker_exec_start_retry"]
+    assert [(e["attempt"], e["wait_s"]) for e in retries] == [(1, 0.05), (2, 0.1)] * 2
+
+
+@pytest.mark.parametrize(
+    ("message", "attempts"), [(EXEC_BUSY, 4), (EXEC_STOPPED, 1)], ids=["busy", "stopped"]
+)
+async def test_an_exec_start_refused_for_good_is_a_sandbox_error_after_bounded_attempts(
+    message: str, attempts: int
+) -> None:
+    exec_faults = StartFaults(0, message)
+    with anyio.fail_after(60):
+        async with FaultyStarts(StartFaults(0), exec_faults) as backend, backend.open(SPEC) as box:
+            exec_faults.left, exec_faults.starts = 100, 0
+            with pytest.raises(SandboxError, match="exec start") as raised:
+                await box.exec(["echo", "never"])
+            exec_faults.left = 0
+            after = await box.exec(["echo", "after"])
+    assert exec_faults.starts == attempts + 1, exec_faults.starts  # the refused tries, then `after`
+    assert (f"after {attempts} attempts" in str(raised.value)) is (attempts > 1), raised.value
+    assert after.stdout == b"after\n"
 
 
 def _upper_request(tmp_path: Path) -> GroundTruthRequest:

@@ -13,11 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import anyio
+import msgspec
 import pytest
 
 from repozero.datasets import load_dataset
 from repozero.oracle.evaluate import GradeJob, grade_many, summarise, target_job
 from repozero.oracle.grading import GradingPolicy, SampleGrade
+from repozero.orchestrator.engine.protocols import get_protocol
 from repozero.sandbox import SandboxBackend
 
 FIXTURE = Path(__file__).parent / "fixtures" / "grader"
@@ -173,6 +175,40 @@ async def test_broken_variants(sandbox_backend: SandboxBackend, tmp_path: Path, 
         assert flag in g.cheat_flags, g.cheat_flags
     if category == "cheat":
         assert g.success_rate == 0.0
+
+
+HOG = "const big = []; for (;;) big.push('x'.repeat(1 << 20));"
+"""A runaway allocation at Node's garbage collector's pace (a case of issue 40: 291 s to grade uncapped)."""
+MEMORY_POLICY = msgspec.structs.replace(
+    POLICY, timeout_s=20.0, case_memory_mb=get_protocol("repozero-strict").case_memory_mb
+)
+"""The strict protocol's per-case memory; a timeout long enough that only the cap can end a hog (a loaded
+machine slows the hog too): a grade that still says `timeout` had no cap."""
+
+
+async def test_a_memory_hog_dies_of_its_case_cap(sandbox_backend: SandboxBackend, tmp_path: Path) -> None:
+    hog = variant(
+        tmp_path, "hog", lambda s: s.replace('if (mode === "upper") {', 'if (mode === "upper") { ' + HOG)
+    )
+    job = target_job(load_dataset(DATASET), "wordstat", hog)
+    with anyio.fail_after(240):
+        g = (await grade_many(sandbox_backend, [job], MEMORY_POLICY))[0]
+    got = {c.id: c.status for c in g.cases}
+    assert {got[i] for i in ("c01", "c04", "c06", "c11")} == {"oom"}, got  # the `upper` cases
+    assert {s for i, s in got.items() if i not in ("c01", "c04", "c06", "c11")} == {"pass"}, got
+    assert g.failure_category == "whitebox_fail" and not g.infra_error
+
+
+async def test_a_grade_stops_after_k_crashes_of_one_kind(
+    sandbox_backend: SandboxBackend, tmp_path: Path
+) -> None:
+    """Every case a hog: three `oom` deaths, then the rest `not_run` (as after three timeouts)."""
+    job = target_job(load_dataset(DATASET), "wordstat", variant(tmp_path, "hog", prepend(HOG)))
+    policy = msgspec.structs.replace(MEMORY_POLICY, stop_after_crashes=3)
+    with anyio.fail_after(240):
+        g = (await grade_many(sandbox_backend, [job], policy))[0]
+    assert [c.status for c in g.cases] == ["oom"] * 3 + ["not_run"] * 9, [c.status for c in g.cases]
+    assert g.failure_category == "whitebox_fail" and g.success_rate == 0.0
 
 
 async def test_endless_output_is_capped_not_stored(sandbox_backend: SandboxBackend, tmp_path: Path) -> None:

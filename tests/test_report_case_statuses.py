@@ -14,8 +14,10 @@ from .synthetic_report import SynthEpisode, write_run
 
 
 def _stopped_round(store: ResultsStore, episode_id: str, index: int) -> None:
-    """Round `index` of an episode whose grade stopped after 3 consecutive timeouts."""
+    """Round `index` of an episode whose grade stopped after 3 consecutive timeouts (two of its cases
+    timed out on a busy machine first and were re-run alone)."""
     result = RoundResult(
+        reruns=2,
         round=index,
         coder_exit="submitted",
         visible_passed=False,
@@ -48,6 +50,7 @@ def test_not_run_cases_are_counted_apart_in_the_last_round(tmp_path: Path) -> No
     assert table is not None
     cells = {row.label: row.cells[0] for row in table.rows}
     assert cells["hidden cases"] == 6
+    assert cells["re-runs alone (timed out under load)"] == 4  # every round of every episode, infra too
     shares = {k: (v.count, v.total) for k, v in cells.items() if isinstance(v, Share)}
     assert shares["pass"] == (1, 6) and shares["timeout"] == (3, 6) and shares["not_run"] == (2, 6)
     assert shares["wrong_output"] == (0, 6)  # round 0's wrong output of b is not its last round

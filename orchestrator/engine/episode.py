@@ -356,6 +356,7 @@ class Episode:
             reasoning_tokens=self.reasoning,
             cost=self.cost,
             wall_s=wall,
+            reruns=len({c.id for c in [*visible.cases, *hidden.cases] if c.rerun}),
         )
         self.rounds.append(result)
         fresh_ids = {c.id for c in self.fresh}

@@ -49,6 +49,9 @@ class RoundResult(Record, kw_only=True):
     """Of `tokens`, reasoning (up to the end of this round)."""
     cost: float = 0.0
     wall_s: float = 0.0
+    reruns: int = 0
+    """Cases of this round's grading that timed out on a busy machine and ran again alone (their lone run
+    is the verdict; `oracle/reruns.py`)."""
 
 
 class BranchRecord(Record, kw_only=True):

@@ -246,10 +246,14 @@ def _case_statuses(ctx: _Ctx) -> Table:
     rows.append(
         Row(label="hidden cases", cells=[sum(r.hidden_cases.values()) for r in ctx.runs], unit="count")
     )
+    reruns = [sum(x.reruns for rounds in r.rounds.values() for x in rounds) for r in ctx.runs]
+    rows.append(Row(label="re-runs alone (timed out under load)", cells=list(reruns), unit="count"))
     caption = (
         "Share of the scored episodes' hidden cases by status in their last round. `not_run`: the grade "
-        "stopped after consecutive timeouts (the protocol's stop_after_timeouts) before running the case; "
-        "it counts as failed in SR and PR, like every status but pass."
+        "stopped after consecutive timeouts or crashes (the protocol's stop_after_timeouts, "
+        "stop_after_crashes) before running the case; it counts as failed in SR and PR, like every status "
+        "but pass. Re-runs: cases of any round's grading, visible or hidden, that timed out while the machine "
+        "was busy and ran again alone before being scored."
     )
     title = "Hidden case statuses"
     return Table(id="case_statuses", title=title, caption=caption, columns=ctx.columns, rows=rows)

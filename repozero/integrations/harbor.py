@@ -24,6 +24,7 @@ from repozero.integrations import harbor_files as files
 from repozero.integrations import harbor_verify
 from repozero.integrations.harbor_internals import (
     DRIVER_PATH,
+    BatchStops,
     CaseInput,
     UsageError,
     case_jobs,
@@ -176,7 +177,7 @@ def _write_tests(config: Config, sample: Sample, tests: Path, image: str) -> int
         cwd=files.WORKDIR,
         kill_strays=True,
         jobs=case_jobs(config.sandbox.case_parallelism, config.sandbox.docker_cpus),
-        stop_after_timeouts=policy.stop_after_timeouts,
+        stops=BatchStops(timeouts=policy.stop_after_timeouts, crashes=policy.stop_after_crashes),
     )[3:]  # after `sh -c <driver text>`: the script name and the flags
     binary = sample.target.entry[0] if sample.target.language == "rust" else ""
     script = files.test_sh(

@@ -16,12 +16,20 @@ from repozero.oracle.targets import toolchain_for
 from repozero.orchestrator.engine.protocols import get_protocol
 from repozero.orchestrator.engine.spec import select_split
 from repozero.sandbox.base import CaseInput
-from repozero.sandbox.batch import DRIVER_PATH, case_jobs, driver_argv, pack_batch, timeout_threshold_ns
+from repozero.sandbox.batch import (
+    DRIVER_PATH,
+    BatchStops,
+    case_jobs,
+    driver_argv,
+    pack_batch,
+    timeout_threshold_ns,
+)
 from repozero.sandbox.images import image_ref
 from repozero.sandbox.toolchains import build_command
 
 __all__ = [
     "DRIVER_PATH",
+    "BatchStops",
     "CaseInput",
     "UsageError",
     "build_command",

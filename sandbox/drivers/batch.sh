@@ -2,7 +2,7 @@
 # RepoZero batch driver: runs a batch of cases inside a sandbox, one round trip for the whole batch.
 # POSIX sh + coreutils + tar only (target images have no Python).
 #
-#   sh batch.sh -t SECONDS [-k SECONDS] [-o OUT_CAP] [-e ERR_CAP] [-C CWD] [-K] [-j JOBS] [-s K -w NS] < batch.tar
+#   sh batch.sh -t SECONDS [-k SECONDS] [-o OUT_CAP] [-e ERR_CAP] [-C CWD] [-K] [-j JOBS] [-s K] [-c K] [-w NS] < batch.tar
 #
 # The batch arrives as a tar archive on stdin:
 #   entry/0 .. entry/M-1    the entry point's argv, one file per argument (the bytes as they are)
@@ -26,6 +26,10 @@
 # every later case gets "skip J\n" instead of a record — also one that already ran or was running beside
 # them (it is killed): the records are exactly those of a one-at-a-time run, whatever JOBS is.
 #
+# -c K -w NS: the same after K consecutive crashes of one kind: cases that died by the same signal (EXIT
+# 132 SIGILL, 134 SIGABRT, 135 SIGBUS, 136 SIGFPE, 137 SIGKILL — the memory cap's — or 139 SIGSEGV) and did
+# not time out. A target that exhausts its memory on every input costs K deaths, not one per case.
+#
 # -K: after each case, SIGKILL what it left behind — a background job, a grandchild in its own session —
 # which `timeout` cannot reach: once the case's own process is gone, every leftover has been adopted by
 # init (PID 1 of the namespace: bwrap locally, docker-init in a container), so the driver kills this
@@ -43,8 +47,9 @@ CWD=.
 STRAYS=0
 JOBS=1
 STOP=0
+CSTOP=0
 TONS=""
-while getopts t:k:o:e:C:Kj:s:w: opt; do
+while getopts t:k:o:e:C:Kj:s:c:w: opt; do
   case $opt in
     t) T=$OPTARG ;;
     k) KILL=$OPTARG ;;
@@ -54,14 +59,16 @@ while getopts t:k:o:e:C:Kj:s:w: opt; do
     K) STRAYS=1 ;;
     j) JOBS=$OPTARG ;;
     s) STOP=$OPTARG ;;
+    c) CSTOP=$OPTARG ;;
     w) TONS=$OPTARG ;;
-    *) echo "batch driver: usage: batch.sh -t SECONDS [-k S] [-o N] [-e N] [-C DIR] [-K] [-j N] [-s K -w NS] < batch.tar" >&2; exit 2 ;;
+    *) echo "batch driver: usage: batch.sh -t SECONDS [-k S] [-o N] [-e N] [-C DIR] [-K] [-j N] [-s K] [-c K] [-w NS] < batch.tar" >&2; exit 2 ;;
   esac
 done
 [ -n "$T" ] || { echo "batch driver: -t SECONDS is required" >&2; exit 2; }
 [ "$JOBS" -ge 1 ] 2>/dev/null || { echo "batch driver: -j JOBS must be a number >= 1" >&2; exit 2; }
 [ "$STOP" -ge 0 ] 2>/dev/null || { echo "batch driver: -s K must be a number >= 0" >&2; exit 2; }
-[ "$STOP" = 0 ] || [ "$TONS" -ge 0 ] 2>/dev/null || { echo "batch driver: -s needs -w NS" >&2; exit 2; }
+[ "$CSTOP" -ge 0 ] 2>/dev/null || { echo "batch driver: -c K must be a number >= 0" >&2; exit 2; }
+[ "$STOP$CSTOP" = 00 ] || [ "$TONS" -ge 0 ] 2>/dev/null || { echo "batch driver: -s and -c need -w NS" >&2; exit 2; }
 
 B=$(mktemp -d "${TMPDIR:-/tmp}/repozero-batch.XXXXXX") || { echo "batch driver: mktemp failed" >&2; exit 2; }
 trap 'chmod -R u+rwx "$B" 2>/dev/null; rm -rf "$B"' EXIT
@@ -201,7 +208,7 @@ note() {
   esac
 }
 
-i=0 streak=0
+i=0 streak=0 crashes=0 last=""
 while [ "$i" -lt "$n" ]; do
   if [ ! -e "$B/h.$i" ]; then
     note
@@ -211,13 +218,20 @@ while [ "$i" -lt "$n" ]; do
   cat "$B/h.$i" "$B/o.$i" "$B/e.$i"
   rm -f "$B/h.$i" "$B/o.$i" "$B/e.$i"
   i=$((i + 1))
-  if [ "$STOP" -gt 0 ]; then
+  if [ "$STOP$CSTOP" != 00 ]; then
     if { [ "$rc" = 124 ] || [ "$rc" = 137 ]; } && [ "$wall" -ge "$TONS" ]; then
-      streak=$((streak + 1))
+      streak=$((streak + 1)) crashes=0 last=""
     else
       streak=0
+      case $rc in
+        132 | 134 | 135 | 136 | 137 | 139)
+          if [ "$rc" = "$last" ]; then crashes=$((crashes + 1)); else crashes=1; fi
+          last=$rc ;;
+        *) crashes=0 last="" ;;
+      esac
     fi
-    [ "$streak" -ge "$STOP" ] && break
+    [ "$STOP" -gt 0 ] && [ "$streak" -ge "$STOP" ] && break
+    [ "$CSTOP" -gt 0 ] && [ "$crashes" -ge "$CSTOP" ] && break
   fi
 done
 

@@ -8,6 +8,8 @@
 #                   START is /proc/PID/stat field 22 (clock ticks since boot). Reply "ok N" (N signalled).
 #   strays PID START the same, but PID itself is spared (a persistent shell whose command timed out).
 #   oom             reply "ok N": OOM kills in this container's memory cgroup so far (-1: not readable).
+#   held            reply "ok N": bytes this container's memory cgroup holds that no reclaim takes back (its
+#                   processes' anonymous memory and its tmpfs pages; -1: not readable).
 #   ping            reply "ok 0".
 ME=$$
 
@@ -66,12 +68,24 @@ oom_count() {
   echo "ok -1"
 }
 
+held_bytes() {
+  f=/sys/fs/cgroup/memory/memory.stat keys="total_rss total_shmem"
+  [ -r "$f" ] || f=/sys/fs/cgroup/memory.stat keys="anon shmem"
+  [ -r "$f" ] || { echo "ok -1"; return; }
+  N=0
+  while read -r key value; do
+    case " $keys " in *" $key "*) N=$((N + value)) ;; esac
+  done <"$f"
+  echo "ok $N"
+}
+
 echo "ready $ME"
 while read -r cmd a b; do
   case $cmd in
     kill) kill_tree "$a" "$b" 0 ;;
     strays) kill_tree "$a" "$b" 1 ;;
     oom) oom_count ;;
+    held) held_bytes ;;
     ping) echo "ok 0" ;;
     *) echo "err unknown request" ;;
   esac
