@@ -6,6 +6,7 @@ rollout, in the trace and in `repozero traces export`."""
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import sys
 from collections import Counter
@@ -31,6 +32,7 @@ from repozero.traces import EpisodeRecord, RoundRecord, TraceReader, round_teste
 from .test_rollouts import FIXTURE, CallRecorder, check_exact, config_with
 
 REPO = Path(__file__).resolve().parent.parent
+DATASETS = REPO / "datasets" / "builtin" / "py2js-lite" / "samples"
 
 # fx-slug's buggy tree lacks `.toLowerCase()`: an input with a capital letter diverges from the Oracle.
 DIVERGING = [["--text", "Hello World"], ["--text", "ABC def"], ["--text", "Tea Time"]]
@@ -72,10 +74,10 @@ async def test_two_roles_give_two_trajectories_per_episode_each_the_servers_ids_
     with anyio.fail_after(900):
         async with Session.open(load_config(), spec, sinks=[recorder]) as s:
             async with RolloutEngine(s, roles=("coder", "tester")) as engine:
-                group = await engine.run_group("base58-check", 4)
+                group = await engine.run_group("base58-check", 8)
     episodes = by_episode(group.trajectories)
-    assert group.requested == 4 and len(group.trajectories) == 8 and len(episodes) == 4
-    assert [t.role for t in group.trajectories] == ["coder", "tester"] * 4
+    assert group.requested == 8 and len(group.trajectories) == 16 and len(episodes) == 8
+    assert [t.role for t in group.trajectories] == ["coder", "tester"] * 8
     calls = Counter(c.episode_id for c in recorder.calls.values())
     for eid, pair in episodes.items():
         coder, tester = pair["coder"], pair["tester"]
@@ -100,11 +102,16 @@ async def test_two_roles_give_two_trajectories_per_episode_each_the_servers_ids_
         )  # every base58 tester input reveals the bug
         assert tester.reward == first.tester_reward == diverged / ASKED
         assert tester.rounds == coder.rounds
-    # finds:0.5 finds the bug only sometimes (seeded: the values docs/rollouts.md quotes); a tester that
-    # finds nothing leaves the buggy tree passing the visible cases, so the coder is never told
-    tester_rewards = [episodes[e]["tester"].reward for e in sorted(episodes)]
-    assert tester_rewards == [0.25, 0.25, 0.0, 0.125]
-    assert [episodes[e]["coder"].reward for e in sorted(episodes)] == [1.0, 1.0, 0.0, 1.0]
+    # finds:0.5 finds the bug only sometimes: each tester input is drawn from the request's own seed, so
+    # the reward is the server's draw — recomputed here from the seed the call carried — over 8 asked for
+    inputs = json.loads((DATASETS / "base58-check" / "tester_inputs.json").read_text())["inputs"]
+    for pair in episodes.values():
+        (call,) = pair["tester"].calls
+        draw = random.Random(f"finds/{recorder.calls[call.call_id].params['seed']}")
+        assert pair["tester"].reward == sum(draw.random() < 0.5 for _ in inputs) / ASKED
+        # a tester that finds nothing leaves the buggy tree passing the visible cases: the coder is not told
+        assert pair["coder"].reward == float(pair["tester"].reward > 0)
+    assert len({pair["tester"].reward for pair in episodes.values()}) > 1  # it varies within the group
 
 
 @pytest.mark.slow
@@ -271,3 +278,33 @@ async def test_a_tree_is_a_group_sharing_its_prefix_whose_tokens_are_marked_once
 def _with_mask(t: Trajectory, mask: list[int]) -> Trajectory:
     segment = msgspec.structs.replace(t.segments[0], response_mask=mask)
     return msgspec.structs.replace(t, segments=[segment], response_mask=mask)
+
+
+@pytest.mark.slow
+@pytest.mark.anyio
+async def test_a_group_on_a_branching_session_follows_each_episodes_chosen_path() -> None:
+    """`ace_branches = 2`: each episode forks after round 0 and keeps one branch by visible score; its
+    trajectories are the chosen path's — the prefix's calls, then the kept branch's (its own id) — exact."""
+    recorder = CallRecorder()
+    spec = RunSpec(
+        dataset="builtin:py2js-lite",
+        model="fake:buggy-then-fix",
+        scaffold="bash",
+        ace_rounds=2,
+        ace_branches=2,
+    )
+    with anyio.fail_after(900):
+        async with Session.open(load_config(), spec, sinks=[recorder]) as s:
+            async with RolloutEngine(s, roles=("coder", "tester")) as engine:
+                group = await engine.run_group("base58-check", 1)
+    coder, tester = group.trajectories
+    root = coder.episode_id
+    kept = {recorder.calls[c.call_id].episode_id for c in coder.calls}
+    assert root in kept and len(kept) == 2 and next(iter(kept - {root})).startswith(f"{root}~b")
+    for t in (coder, tester):
+        check_exact(t, recorder.calls)
+    assert coder.reward == 1.0 and [r.hidden_solved for r in coder.rounds] == [False, True]
+    # round 0 (the prefix): 3 of 8 diverge; round 1 (the kept branch): the same 3 inputs, known now, are
+    # rejected on each of the tester's 3 attempts: -9/8
+    assert [r.tester_reward for r in tester.rounds] == [0.375, -1.125] and tester.reward == -0.375
+    assert len(tester.segments) == 2 and {recorder.calls[c.call_id].episode_id for c in tester.calls} == kept

@@ -214,21 +214,17 @@ class RolloutCollector:
 
     Model calls are matched with the policy version they were made under: the engine's models note the
     version per conversation when a call returns, and the call's event follows in the same order. A
-    watched tree (`watch_tree`) also gets its branches' events (ids `EPISODE~bI`), each branch's log
-    forked from the prefix's at its first event."""
+    watched episode that branches also gets its branches' events (ids `EPISODE~bI`), each branch's log
+    forked from its parent's at its first event."""
 
     def __init__(self) -> None:
         self._logs: dict[str, EpisodeLog] = {}
         self._trees: dict[str, dict[str, EpisodeLog]] = {}
         self._versions: dict[str, deque[int]] = {}
 
-    def watch(self, episode_id: str, log: EpisodeLog) -> EpisodeLog:
-        self._logs[episode_id] = log
-        return log
-
     def watch_tree(self, episode_id: str, log: EpisodeLog) -> dict[str, EpisodeLog]:
-        """Watch `episode_id` as the prefix of a tree; returns its branches' logs by branch id, filled as
-        the branches run."""
+        """Watch `episode_id` (the prefix, should it branch); returns its branches' logs by branch id,
+        filled as the branches run (empty for an episode that stays a line)."""
         self._logs[episode_id] = log
         return self._trees.setdefault(episode_id, {})
 
@@ -249,15 +245,20 @@ class RolloutCollector:
         return version
 
     def _log(self, episode_id: str) -> EpisodeLog | None:
-        """The log of `episode_id`: a watched episode, or a branch (`ROOT~bI`) of a watched tree."""
+        """The log of `episode_id`: a watched episode, or a branch (`PARENT~bI`, nested for a branch of a
+        branch) of a watched tree."""
         if (log := self._logs.get(episode_id)) is not None:
             return log
         root, _, _ = episode_id.partition("~b")
         branches = self._trees.get(root)
         if branches is None or root == episode_id:
             return None
-        if episode_id not in branches:  # its first event: the prefix is complete, the fork just made
-            branches[episode_id] = self._logs[root].fork(episode_id[len(root) :])
+        if episode_id not in branches:  # its first event: its parent's part is complete, the fork just made
+            parent = episode_id.rpartition("~b")[0]
+            source = self._logs[root] if parent == root else self._log(parent)
+            if source is None:
+                return None
+            branches[episode_id] = source.fork(episode_id[len(parent) :])
         return branches[episode_id]
 
     def emit(self, event: Event) -> None:

@@ -273,7 +273,8 @@ class RolloutEngine:
         """One episode through the session's own `run_episode`: the deadline, and the store's record of a
         cut episode (`truncated`), are the session's."""
         eid = episode_id(sample_id, attempt)
-        log = self.collector.watch(eid, EpisodeLog(roles=self.roles, rewards=self.rewards))
+        log = EpisodeLog(roles=self.roles, rewards=self.rewards)
+        branches = self.collector.watch_tree(eid, log)  # a session whose spec branches (`ace_branches`)
         try:
             result = await self.session.run_episode(
                 sample_id,
@@ -285,6 +286,9 @@ class RolloutEngine:
             )
         finally:
             self.collector.release(eid)
+        chosen = [b.branch_id for b in result.branches if b.kept and b.branch_id in branches]
+        if chosen:  # the path the episode is graded on: its deepest kept branch holds the prefix's calls too
+            log = branches[max(chosen, key=len)]
         out[index] = log.trajectories(
             sample_id=sample_id, attempt=attempt, episode_id=eid, group_id=group_id, result=result
         )
