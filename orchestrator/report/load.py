@@ -24,6 +24,7 @@ from repozero.orchestrator.engine.results import (
     RoundResult,
     check_store,
 )
+from repozero.orchestrator.report.trace_gaps import untraced_note
 from repozero.orchestrator.sweeps.pooled_cases import PoolFile, read_pool
 from repozero.traces import TraceReader
 
@@ -156,8 +157,9 @@ def _leak_notes(path: Path) -> list[str]:
 
 def _trace_loss_notes(path: Path, rows: list[EpisodeRow]) -> list[str]:
     """What a power cut took, found by holding the traces against the store: finished episodes whose trace
-    is cut off (a shard cut short), and episodes the traces saw finish but the store lost (its last
-    writes were not on disk yet: `--resume` runs them again)."""
+    is cut off (a shard cut short), finished episodes with no trace at all and why (trace_gaps.py: a lost
+    Ray node's), and episodes the traces saw finish but the store lost (its last writes were not on disk
+    yet: `--resume` runs them again)."""
     if not (path / "traces" / "shards").is_dir():
         return []
     reader = TraceReader(path / "traces")
@@ -170,7 +172,9 @@ def _trace_loss_notes(path: Path, rows: list[EpisodeRow]) -> list[str]:
             f"traces of {len(lost)} finished episode(s) lost (shard cut short: {shards}): {_ids(lost)}"
         )
     ended = {r.episode_id for r in rows if r.result is not None}
-    unstored = sorted({e.episode_id for e in reader.finished_episodes()} - ended)
+    traced = {e.episode_id for e in reader.finished_episodes()}
+    notes += untraced_note(path, ended, traced | {e.episode_id for e in lost})
+    unstored = sorted(traced - ended)
     if unstored:
         notes.append(
             f"{len(unstored)} episode(s) finished in the traces are missing from {RESULTS_NAME} "
