@@ -17,6 +17,7 @@ import structlog
 from repozero.datasets import Case, Dataset, Sample
 from repozero.kernel.errors import SandboxError
 from repozero.kernel.records import Record
+from repozero.oracle.envcheck import environment_problem
 from repozero.oracle.grading import (
     GRADER_VERSION,
     CaseOutput,
@@ -69,7 +70,9 @@ async def grade_one(
     A target with no entry point is graded without opening a sandbox at all; one that needs a build (Rust)
     is built there first (cached by content) and a build failure is `no_executable`. `limiter` bounds the
     grading sandboxes (CPU-bound) only: looking at the tree is not queued behind them — 1,000 episodes
-    ending at once, most without an entry point, waited seconds each for a slot they never used.
+    ending at once, most without an entry point, waited seconds each for a slot they never used. Cases
+    that could not start (exit 126/127) in a sandbox lacking the interpreter or a driver tool make the
+    grade an infra error (`oracle/envcheck.py`).
     """
     grade = await _grade_one(backend, job, policy, run_id, limiter)
     return count_oracle_errors(grade, job.sample, policy) if job.scoring else grade
@@ -94,10 +97,15 @@ async def _grade_one(
             async with build_target(sandbox, job.sample, target_dir) as built:
                 if built.error is not None:
                     return build_failed_grade(job, flags, built.error)
-                return await grade_in_sandbox(
+                grade = await grade_in_sandbox(
                     sandbox, job.sample, job.cases, Path(built.dir), policy_for(job.sample, policy),
                     visible_ids=job.visible_ids,
                 )  # fmt: skip
+            problem = await environment_problem(sandbox, grade, job.sample.target.entry)
+        if problem:  # the environment could not run the target: not the model's failure
+            log.warning("grade_environment_broken", sample=job.sample.id, problem=problem)
+            return infra_grade(job.sample, job.cases, problem)
+        return grade
     except SandboxError as exc:
         log.warning("grade_sandbox_failed", sample=job.sample.id, error=str(exc))
         return infra_grade(job.sample, job.cases, str(exc))

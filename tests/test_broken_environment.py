@@ -14,13 +14,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import anyio
+import msgspec
 import pytest
 
 from repozero.datasets import load_dataset
 from repozero.kernel.errors import SandboxError
 from repozero.oracle.evaluate import GradeJob, grade_one, graded_cases
 from repozero.oracle.grading import GradingPolicy, grade_in_sandbox
-from repozero.sandbox import SandboxSpec
+from repozero.sandbox import SandboxBackend, SandboxSpec
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.local import LocalBackend
 
@@ -108,13 +109,32 @@ async def test_the_coders_command_fails_as_infrastructure_when_its_toolchain_goe
 
 
 @pytest.mark.anyio
-async def test_a_target_that_only_says_so_is_graded_as_the_target(tmp_path: Path) -> None:
-    """The same words and exit status from the target itself, its toolchain whole: a failure of its own."""
+async def test_a_target_that_only_says_so_is_graded_as_the_target(
+    sandbox_backend: SandboxBackend, tmp_path: Path
+) -> None:
+    """The same words and exit status from the target itself, its tools all there: a failure of its own
+    (on each backend; the check after it finds nothing missing)."""
     target = tmp_path / "target"
     target.mkdir()
     (target / "test.mjs").write_text(FAKE_MISSING)
-    backend, job = _job(tmp_path, target)
+    _, job = _job(tmp_path, target)
     with anyio.fail_after(120):
-        grade = await grade_one(backend, job, POLICY)
+        grade = await grade_one(sandbox_backend, job, POLICY)
     assert not grade.infra_error and grade.failure_category is not None
     assert {c.status for c in grade.cases} == {"runtime_error"}
+
+
+@pytest.mark.anyio
+async def test_an_interpreter_the_sandbox_lacks_is_infrastructure(
+    sandbox_backend: SandboxBackend, tmp_path: Path
+) -> None:
+    """A target whose interpreter the sandbox (its toolchain or image) does not have: every case exits 127,
+    and the check after them finds the interpreter missing — infra, not `runtime_error` on every case."""
+    _, job = _job(tmp_path)
+    target = msgspec.structs.replace(job.sample.target, entry=["nodejs-absent", "test.mjs"])
+    job = msgspec.structs.replace(job, sample=msgspec.structs.replace(job.sample, target=target))
+    with anyio.fail_after(120):
+        grade = await grade_one(sandbox_backend, job, POLICY)
+    assert grade.infra_error and not grade.passed and grade.failure_category is None
+    assert "lacks nodejs-absent" in grade.infra_detail
+    assert {c.status for c in grade.cases} == {"infra_error"}
