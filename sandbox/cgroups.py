@@ -1,6 +1,6 @@
 """Per-sandbox cgroup v1 groups: a process cap and a memory cap that hold across every process of a
 sandbox (lowered while a batch of graded cases runs), a count of OOM kills (so `oom` is known, not guessed),
-and a way to kill everything in it."""
+a way to kill everything in it, and (where the host has `cpuacct`) the CPU seconds it used."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 import anyio
 
 from repozero.kernel.errors import SandboxError
+from repozero.sandbox.cpu_usage import cpuacct_s
 from repozero.sandbox.process import kill_until_gone
 
 __all__ = ["SandboxCgroups"]
@@ -30,14 +31,31 @@ class SandboxCgroups:
     def __init__(self, dirs: list[Path]) -> None:
         self.dirs = dirs
 
+    def cpu_s(self) -> float | None:
+        """CPU seconds every process of the sandbox used so far (None without a `cpuacct` group)."""
+        for folder in self.dirs:
+            if (folder / "cpuacct.usage").exists():
+                return cpuacct_s(folder)
+        return None
+
     @classmethod
     def create(
-        cls, pids_parent: str, memory_parent: str, name: str, *, pids: int, memory_mb: int
+        cls,
+        pids_parent: str,
+        memory_parent: str,
+        name: str,
+        *,
+        pids: int,
+        memory_mb: int,
+        cpuacct_parent: str = "",
     ) -> SandboxCgroups:
         pids_dir, memory_dir = f"{pids_parent}/{name}", f"{memory_parent}/{name}"  # strings: on the loop
+        cpu_dir = f"{cpuacct_parent}/{name}" if cpuacct_parent else ""
         try:
             os.mkdir(pids_dir)
             os.mkdir(memory_dir)
+            if cpu_dir:  # accounting only: the processes join it as they join the others
+                os.mkdir(cpu_dir)
             _write(f"{pids_dir}/pids.max", str(pids))
             limit = str(memory_mb << 20)
             _write(f"{memory_dir}/memory.limit_in_bytes", limit)
@@ -45,11 +63,11 @@ class SandboxCgroups:
             if os.path.exists(swap):
                 _write(swap, limit)
         except OSError as exc:
-            for folder in (pids_dir, memory_dir):
-                if os.path.isdir(folder):
+            for folder in (pids_dir, memory_dir, cpu_dir):
+                if folder and os.path.isdir(folder):
                     os.rmdir(folder)
             raise SandboxError(f"cannot set up cgroups for sandbox {name}: {exc}") from exc
-        return cls([Path(pids_dir), Path(memory_dir)])
+        return cls([Path(d) for d in (pids_dir, memory_dir, cpu_dir) if d])
 
     @property
     def procs_files(self) -> list[str]:

@@ -39,6 +39,7 @@ from repozero.sandbox.batch import (
     rerun_oom_alone,
     stdout_budget,
 )
+from repozero.sandbox.cpu_usage import container_cpu_s
 from repozero.sandbox.docker_client import DockerClient
 from repozero.sandbox.docker_container import SANDBOX_USER, WORKDIR, DockerContainer
 from repozero.sandbox.docker_exec import DockerExecProcess, run_command
@@ -90,6 +91,11 @@ class DockerSandbox:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+    def cpu_s(self) -> float | None:
+        """CPU seconds its container used so far (a warm container's earlier use included: callers take
+        differences), read from the daemon's cgroup on this host; None where it cannot be read."""
+        return container_cpu_s(self._container.id) if self._container is not None else None
 
     @property
     def container(self) -> DockerContainer:

@@ -47,6 +47,8 @@ class Isolation(Record, kw_only=True):
     cgroup_pids: str = ""
     """cgroup v1 `pids` parent dir for per-sandbox groups ("" if unavailable)."""
     cgroup_memory: str = ""
+    cgroup_cpuacct: str = ""
+    """cgroup v1 `cpuacct` parent dir: a sandbox's CPU seconds are counted there ("" if unavailable)."""
     missing: list[str] = []
 
     @property
@@ -114,12 +116,13 @@ async def _probe(want: str) -> Isolation:
         missing.append("tmpfs work dir (needs root and mount)")
     nsenter = shutil.which("nsenter") or ""
     private_tmpfs = tmpfs and mode == "bwrap" and bool(nsenter) and _private_tmpfs_works()
-    pids, memory = _cgroup_dir("pids"), _cgroup_dir("memory")
+    pids, memory, cpuacct = _cgroup_dir("pids"), _cgroup_dir("memory"), _cgroup_dir("cpuacct")
     if not (pids and memory):
         missing.append("cgroups (needs root and cgroup v1 pids+memory)")
     return Isolation(
         mode=mode, privileged=privileged, bwrap=bwrap, setpriv=setpriv, prlimit=prlimit, tmpfs=tmpfs,
-        nsenter=nsenter, private_tmpfs=private_tmpfs, cgroup_pids=pids, cgroup_memory=memory, missing=missing,
+        nsenter=nsenter, private_tmpfs=private_tmpfs, cgroup_pids=pids, cgroup_memory=memory,
+        cgroup_cpuacct=cpuacct, missing=missing,
     )  # fmt: skip
 
 

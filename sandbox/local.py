@@ -146,6 +146,11 @@ class LocalSandbox:
             raise SandboxError("the sandbox is not open (use `async with backend.open(spec) as sandbox`)")
         return self._ws, self._iso
 
+    def cpu_s(self) -> float | None:
+        """CPU seconds its processes used so far (its `cpuacct` group; None where the host has none)."""
+        ws = self._ws
+        return ws.cgroups.cpu_s() if ws is not None and ws.cgroups is not None else None
+
     # --- processes ------------------------------------------------------------------------------------
     def _cwd(self, cwd: str | None) -> str:
         return posixpath.normpath(posixpath.join(self.workdir, cwd)) if cwd else self.workdir

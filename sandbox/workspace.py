@@ -77,6 +77,7 @@ class Workspace:
                     _cgroup_name(sid),
                     pids=spec.pids,
                     memory_mb=spec.memory_mb,
+                    cpuacct_parent=iso.cgroup_cpuacct,
                 )
             host = private.host_root if private else root
             layout = _prepare(root, host, uid, gid, iso, spec, toolchain, cgroups)
@@ -288,7 +289,7 @@ def _cgroup_name(sid: str) -> str:
 def _stale_cgroups(iso: Isolation) -> list[Path]:
     """Per-sandbox cgroups (under any local_root) whose owning process is gone."""
     found = []
-    for parent in (iso.cgroup_pids, iso.cgroup_memory):
+    for parent in (iso.cgroup_pids, iso.cgroup_memory, iso.cgroup_cpuacct):
         for group in Path(parent).glob("sbx-*.*.*") if parent else []:
             _, pid, start = group.name.split(".", 2)
             if pid.isdigit() and not owner_alive(int(pid), start):

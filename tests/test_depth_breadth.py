@@ -57,7 +57,10 @@ def test_a_sweep_of_rounds_and_branches_draws_depth_against_breadth(tmp_path: Pa
     assert sorted((k, r) for k, r, _ in runs) == sorted(
         [("depth", r) for r in range(4)] + [(f"breadth ×{b}", r) for b in (2, 4) for r in (1, 2, 3)]
     )
+    assert set(rows["db/clock"]) == {"CPU"}
     tokens = {(k, r): p[1] for k, r, p in runs if p is not None}
+    cpu = {(k, r): p[2] for k, r, p in runs if p is not None}
+    assert all(v > 0 for v in cpu.values()) and cpu[("depth", 0)] < cpu[("breadth ×4", 1)]
     assert len(tokens) == 10
     # compute grows with depth, and a tree of B branches per round spends more than a line of as many rounds
     # (every branch of a round codes and tests; the prefix is counted once)
@@ -74,7 +77,7 @@ def test_a_sweep_of_rounds_and_branches_draws_depth_against_breadth(tmp_path: Pa
     assert dom.returncode == 0, dom.stderr.decode(errors="replace")[-2000:]
     section = dom.stdout.decode().split('<section id="depth_breadth">', 1)[1].split("</section>", 1)[0]
     assert section.count("<svg") == 2 and "pass rate against tokens" in section
-    assert "pass rate against sandbox seconds" in section
+    assert "pass rate against sandbox CPU seconds per episode" in section  # read from the sandboxes' cgroups
     for name in ("depth", "breadth ×2", "breadth ×4"):
         assert f">{name}</text>" in section  # a legend line each
     assert (

@@ -27,6 +27,7 @@ from repozero.agents.scaffolds import Conversation
 from repozero.oracle.grading import SampleGrade
 from repozero.orchestrator.engine.branch_spec import BranchSpec
 from repozero.orchestrator.engine.early import open_early
+from repozero.orchestrator.engine.observe import CpuMeter, metered
 from repozero.orchestrator.engine.result_records import BranchRecord, EpisodeResult, RoundResult
 from repozero.orchestrator.engine.seeds import derive_seed
 from repozero.sandbox import Sandbox, SandboxSpec
@@ -119,7 +120,7 @@ async def _step(node: _Node, r: int) -> None:
     ep = node.ep
     if node.feedback is not None:
         node.conv = ep._continue(node.conv, node.box, r, node.feedback)
-    with structlog.contextvars.bound_contextvars(round=r, branch=ep.episode_id):
+    with structlog.contextvars.bound_contextvars(round=r, branch=ep.episode_id), metered(ep.cpu):
         node.feedback, node.done = await ep._round(r, node.box, node.conv)
 
 
@@ -154,8 +155,9 @@ async def _fork(parent: _Node, r: int, n: int, box_spec: SandboxSpec, stack: Asy
     for i in range(n):
         own = AsyncExitStack()
         await stack.enter_async_context(own)
-        box = await own.enter_async_context(ctx.backend.open(box_spec))
         child = _copy_episode(parent.ep, i, r)
+        with metered(child.cpu):  # its sandbox's CPU is its own
+            box = await own.enter_async_context(ctx.backend.open(box_spec))
         conv = Conversation(f"{parent.conv.conversation_id}~b{i}", list(parent.conv.messages))
         node = _Node(child, box, conv, parent.feedback, r, _spend(parent.ep), parent.ep.episode_id, stack=own)
         children.append(node)
@@ -174,6 +176,7 @@ def _copy_episode(ep: Episode, i: int, r: int) -> Episode:
     child.visible_grades, child.round_events = [], []  # its own rounds' (the prefix's stay the parent's)
     child.timings = dict(ep.timings)
     child.source = copy.copy(ep.source)
+    child.cpu = CpuMeter()
     return child
 
 
@@ -231,10 +234,13 @@ def _own_tokens(node: _Node, through: int) -> float:
 
 
 def _tree_timings(nodes: list[_Node]) -> dict[str, float]:
+    """Every branch's own timings summed, and its sandboxes' CPU seconds when all of them were read."""
     out: dict[str, float] = {}
     for node in nodes:
         for key, value in node.ep.timings.items():
             out[key] = out.get(key, 0.0) + value - node.base.get(f"timing:{key}", 0.0)
+    if all(node.ep.cpu.known for node in nodes):
+        out["sandbox_cpu"] = sum(node.ep.cpu.seconds for node in nodes)
     return out
 
 
@@ -247,6 +253,7 @@ def _branch_record(node: _Node, kept: bool) -> BranchRecord:
         rounds=len(ep.round_events),
         tokens=int(node.own("tokens_in") + node.own("tokens_out")),
         cost=node.own("cost"),
+        sandbox_cpu_s=ep.cpu.seconds if ep.cpu.known else None,
         visible_success_rate=ep.visible_grades[-1].success_rate if ep.visible_grades else 0.0,
         passed=ep.round_events[-1].result.hidden_passed if ep.round_events else None,
         kept=kept,

@@ -43,6 +43,7 @@ from repozero.orchestrator.engine.events import (
     visible_grade_event,
 )
 from repozero.orchestrator.engine.feedback import visible_failures
+from repozero.orchestrator.engine.observe import CpuMeter, metered
 from repozero.orchestrator.engine.results import EpisodeResult, RoundResult, RoundScored
 from repozero.orchestrator.engine.seeds import SeededModel, call_seed, episode_seed, seeded_rng
 from repozero.orchestrator.engine.source_access import SourceAccess
@@ -84,14 +85,17 @@ class Episode:
         self.visible_grades: list[SampleGrade] = []
         """Each round's visible grade, the last one the feedback's (a branching tree chooses on them)."""
         self.round_events: list[RoundScored] = []
+        self.cpu = CpuMeter()  # its sandboxes' CPU seconds (coder's, graders'), charged via `sandbox_cpu`
         """Each round's event as sent (a tree sends its chosen path's again under the episode's id)."""
         self.source = SourceAccess(ctx, sample_id) if p.oracle_access == "tool" else None
         """The coder's `run_source` tool, one query budget for the whole episode."""
 
     # -- the loop ----------------------------------------------------------------------------------------
     async def run(self) -> EpisodeResult:
-        if self.ctx.branch is not None:  # ACE as a tree (orchestrator/engine/branching.py)
-            return await run_tree(self, self.ctx.branch)
+        with metered(self.cpu):
+            return await (run_tree(self, self.ctx.branch) if self.ctx.branch else self._run_line())
+
+    async def _run_line(self) -> EpisodeResult:
         spec = SandboxSpec(
             toolchain=self.toolchain(), run_id=self.ctx.run_id, sample=self.sample.id, role="coder"
         )
@@ -385,7 +389,7 @@ class Episode:
             cached_tokens=self.cached,
             reasoning_tokens=self.reasoning,
             cost=self.cost,
-            timings=dict(self.timings),
+            timings={**self.timings, **({"sandbox_cpu": self.cpu.seconds} if self.cpu.known else {})},
             package=self.sample.package,
             difficulty=self.sample.difficulty,
             category=self.sample.category,

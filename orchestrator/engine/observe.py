@@ -7,7 +7,9 @@ first characters, a batch of cases its size (hidden inputs travel through `run_c
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from repozero.agents.models import Message, Model, ModelResponse, SamplingParams, ToolSpec, Totals
@@ -21,7 +23,34 @@ from repozero.sandbox import (
 )
 from repozero.sandbox.proxy import SandboxProxy
 
-__all__ = ["ObservedBackend", "ObservedModel", "ObservedOracle", "ObservedProvider", "ObservedSandbox"]
+__all__ = [
+    "CpuMeter", "ObservedBackend", "ObservedModel", "ObservedOracle", "ObservedProvider", "ObservedSandbox", "metered",
+    "sandbox_cpu",
+]  # fmt: skip
+
+
+class CpuMeter:
+    """CPU seconds of the sandboxes opened while it is `sandbox_cpu` (an episode's, or one branch's): each
+    sandbox's own use from its open to its close, read from its cgroup (sandbox/cpu_usage.py)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.known = True
+        """False once a sandbox's CPU could not be read (no cgroup here): `seconds` is then a lower bound."""
+
+
+sandbox_cpu: ContextVar[CpuMeter | None] = ContextVar("sandbox_cpu", default=None)
+"""The meter the sandboxes opened now are charged to (set by the episode, per branch)."""
+
+
+@contextmanager
+def metered(meter: CpuMeter) -> Iterator[CpuMeter]:
+    """Charge the sandboxes opened inside to `meter`."""
+    token = sandbox_cpu.set(meter)
+    try:
+        yield meter
+    finally:
+        sandbox_cpu.reset(token)
 
 
 class ObservedModel:
@@ -93,6 +122,23 @@ class ObservedSandbox(SandboxProxy):
 
     def __init__(self, inner: Sandbox, actions: ActionLog, spec: SandboxSpec, backend: str) -> None:
         self.inner, self.actions, self.role, self.backend = inner, actions, spec.role, backend
+        self._meter: CpuMeter | None = None
+        self._cpu_at_open: float | None = None
+
+    def _cpu_s(self) -> float | None:
+        read = getattr(self.inner, "cpu_s", None)  # a backend without cgroups here has none
+        return read() if read is not None else None
+
+    def _charge(self) -> None:
+        """Add the CPU this sandbox used since it opened to the meter current at its open (once)."""
+        meter, self._meter = self._meter, None
+        if meter is None:
+            return
+        now = self._cpu_s()
+        if now is None or self._cpu_at_open is None:
+            meter.known = False
+        else:
+            meter.seconds += max(now - self._cpu_at_open, 0.0)
 
     @property
     def id(self) -> str:
@@ -113,13 +159,17 @@ class ObservedSandbox(SandboxProxy):
     async def __aenter__(self) -> ObservedSandbox:
         with self.actions.track("sandbox_open", role=self.role, backend=self.backend):
             await self.inner.__aenter__()
+        self._meter = sandbox_cpu.get()
+        self._cpu_at_open = self._cpu_s() if self._meter is not None else None
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        self._charge()
         with self._track("sandbox_close"):
             await self.inner.__aexit__(*exc)
 
     async def close(self) -> None:
+        self._charge()
         with self._track("sandbox_close"):
             await self.inner.close()
 

@@ -67,6 +67,8 @@ class BranchRecord(Record, kw_only=True):
     """Rounds it ran itself."""
     tokens: int
     cost: float
+    sandbox_cpu_s: float | None = None
+    """CPU seconds of its own sandboxes (its coder's, its graders'); None where they could not be read."""
     visible_success_rate: float
     passed: bool | None
     """Its last round's hidden grade (reporting only: the choice of branch never reads it)."""

@@ -2,9 +2,10 @@
 
 Depth is a line of ACE rounds (`ace_branches` 1); breadth forks after every round into B continuations
 and keeps the best by visible score (orchestrator/engine/branching.py). A run's point is its pass rate at
-its mean spend per episode — tokens, and sandbox seconds (the wall time of the agents' commands and of
-grading, the branches' included: the machine time the tree held sandboxes for) — where a branching
-episode's spend is its whole tree's, the shared prefix counted once. Each breadth run is set against the
+its mean spend per episode — tokens, and sandbox CPU seconds (every process of the coder's and the graders'
+sandboxes, read from their cgroups; runs made where they could not be read fall back to the wall time of
+the agents' commands and of grading, and say so) — where a branching episode's spend is its whole tree's,
+the shared prefix counted once. Each breadth run is set against the
 depth run nearest to it in tokens, with the paired comparison the report already makes (per-sample
 difference, clustered bootstrap interval, exact sign test).
 """
@@ -19,10 +20,12 @@ from repozero.orchestrator.report.model import Cell, Row, Table
 from repozero.orchestrator.report.paired import paired_comparison
 from repozero.orchestrator.report.samples import SampleAgg
 
-__all__ = ["SANDBOX_TIMINGS", "depth_breadth_table", "kind_of", "spend_point"]
+__all__ = ["SANDBOX_TIMINGS", "depth_breadth_figs", "depth_breadth_table", "kind_of", "spend_point"]
 
+SANDBOX_CPU = "sandbox_cpu"
+"""The episode timing that is its sandboxes' CPU seconds (orchestrator/engine/observe.py `CpuMeter`)."""
 SANDBOX_TIMINGS = ("sandbox", "grade")
-"""The episode timings that are sandbox time: the agents' commands, and grading."""
+"""The episode timings that are sandbox wall time: the agents' commands, and grading (the fallback)."""
 
 
 def kind_of(run: RunData) -> str:
@@ -31,15 +34,18 @@ def kind_of(run: RunData) -> str:
     return "depth" if b <= 1 else f"breadth ×{b}"
 
 
-def spend_point(run: RunData, samples: Sequence[SampleAgg]) -> tuple[float, float, float] | None:
-    """(pass rate in %, mean tokens, mean sandbox seconds) per episode of `run`; None with no episode."""
+def spend_point(run: RunData, samples: Sequence[SampleAgg]) -> tuple[float, float, float, str] | None:
+    """(pass rate in %, mean tokens, mean sandbox seconds, "CPU" or "wall") per episode of `run`; None with
+    no episode. CPU when every scored episode has its sandboxes' CPU, else wall time for all."""
     scored = [s for s in samples if s.n]
     if not scored or not run.scored:
         return None
     rate = 100 * statistics.fmean(s.c / s.n for s in scored)
     tokens = statistics.fmean(e.tokens for e in run.scored)
+    if all(SANDBOX_CPU in e.timings for e in run.scored):
+        return rate, tokens, statistics.fmean(e.timings[SANDBOX_CPU] for e in run.scored), "CPU"
     seconds = statistics.fmean(sum(e.timings.get(k, 0.0) for k in SANDBOX_TIMINGS) for e in run.scored)
-    return rate, tokens, seconds
+    return rate, tokens, seconds, "wall"
 
 
 def depth_breadth_table(
@@ -66,6 +72,7 @@ def depth_breadth_table(
         Row(label="kind", cells=list(kinds), unit="text", key="db/kind"),
         Row(label="ACE rounds", cells=[r.manifest.ace_rounds for r in runs], unit="count", key="db/rounds"),
         Row(label="point: pass rate · tokens · sandbox s", cells=[_point(p) for p in points], unit="text", key="db/point"),
+        Row(label="sandbox seconds are", cells=[None if p is None else p[3] for p in points], unit="text", key="db/clock"),
         Row(label="depth run nearest in tokens", cells=[labels[j] if j is not None else None for j in nearest], unit="text", key="db/nearest"),
     ]  # fmt: skip
     rows += _paired_rows(runs, samples, nearest, resamples=resamples, seed=seed)
@@ -73,7 +80,8 @@ def depth_breadth_table(
         "Depth (a line of ACE rounds) against breadth (after every round, B continuations of the best branch "
         "by visible score — whitebox cases and the testers' Oracle-answered inputs, never a hidden grade). "
         "Each run is one point: its pass rate at its mean spend per episode, tokens and sandbox seconds (the "
-        "agents' commands and grading, every branch included; the shared prefix counted once). Each breadth "
+        "coder's and graders' sandboxes' CPU, every branch included — wall time where CPU was not read, as the row "
+        "below says; the shared prefix counted once). Each breadth "
         "run is compared, paired on the samples both scored, with the depth run nearest to it in tokens."
     )
     return Table(
@@ -85,7 +93,7 @@ def depth_breadth_table(
     )
 
 
-def _point(p: tuple[float, float, float] | None) -> Cell:
+def _point(p: tuple[float, float, float, str] | None) -> Cell:
     return None if p is None else f"{p[0]:.1f}% · {p[1]:,.0f} tok · {p[2]:.2f} s"
 
 
@@ -147,10 +155,16 @@ def depth_breadth_figs(table: Table) -> list[str]:
         if kind != "depth" and origin and not any(pt[2] == "0 ACE rounds" for pt in pts):
             pts.insert(0, origin[0])
     order = sorted(lines, key=lambda k: (k != "depth", len(k), k))
+    clocks = {c for c in rows["db/clock"].cells if c is not None}
+    seconds = (
+        "sandbox CPU seconds per episode"
+        if clocks == {"CPU"}
+        else "sandbox seconds per episode (CPU or wall)"
+    )
     figs = []
     for axis, x_label, fmt in (
         (0, "tokens per episode", "{:,.0f}"),
-        (1, "sandbox seconds per episode", "{:.4g}"),
+        (1, seconds if clocks != {"wall"} else "sandbox wall seconds per episode", "{:.4g}"),
     ):
         curves: list[svg.Curve] = [
             (
