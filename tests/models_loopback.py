@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import ssl
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -318,17 +319,20 @@ def free_port() -> int:
 
 
 @asynccontextmanager
-async def serve(answer: Answer | None = None, port: int = 0) -> AsyncIterator[Loopback]:
-    """Run a `Loopback` on 127.0.0.1 (`port` 0: any free one); `.url` is its base URL without `/v1`."""
+async def serve(
+    answer: Answer | None = None, port: int = 0, tls: ssl.SSLContext | None = None
+) -> AsyncIterator[Loopback]:
+    """Run a `Loopback` on 127.0.0.1 (`port` 0: any free one); `.url` is its base URL without `/v1`
+    (`https://` when `tls`, a server context holding its certificate, is given)."""
     server = Loopback(answer)
     app = web.Application()
     app.router.add_post("/v1/chat/completions", server.handle)
     app.router.add_post("/v1/messages", server.handle)
     runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=1.0)
     await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", port)
+    site = web.TCPSite(runner, "127.0.0.1", port, ssl_context=tls)
     await site.start()
-    server.url = f"http://127.0.0.1:{runner.addresses[0][1]}"
+    server.url = f"{'https' if tls else 'http'}://127.0.0.1:{runner.addresses[0][1]}"
     try:
         yield server
     finally:

@@ -39,6 +39,9 @@ class ReplicaCheck(Record, kw_only=True):
     max_model_len: int | None = None
     """The context the server reports for the model (vLLM's `/v1/models`), when it does."""
     warnings: list[str] = []
+    route: str = ""
+    """How the run's calls reach it: `own HTTP/1.1` (our connections), `httpx via PROXY` (the environment's
+    proxy for it), or `httpx` (no asyncio loop for ours)."""
 
 
 async def check_endpoints(
@@ -80,7 +83,12 @@ async def _probe(client: EndpointClient, index: int, results: list[ReplicaCheck]
     warning = budget_warning(client.name, client.config, context) if context is not None else None
     result = await _answer(client, replica)
     results.append(
-        msgspec.structs.replace(result, max_model_len=context, warnings=[warning] if warning else [])
+        msgspec.structs.replace(
+            result,
+            max_model_len=context,
+            warnings=[warning] if warning else [],
+            route=client.pool.route(replica.target),
+        )
     )
 
 

@@ -12,14 +12,14 @@ Clocks: a waiting task sleeps until the end of the response or until a deadline 
 of the last bytes received, so a silence is measured without rearming a timer at every packet.
 
 Errors are `OSError`s (`ConnectionError`, `TimeoutError`), as the client's retry path expects. Only
-plain `http://` and `https://` (TLS, the system's trust store, as aiohttp's default) are spoken; no
-proxies (as our aiohttp session, which did not trust the environment either).
+plain `http://` and `https://` are spoken, straight to the server: TLS trusts the system's store or the
+`SSL_CERT_FILE`/`SSL_CERT_DIR` certificates (`netenv.ssl_context`); a server the environment puts behind a
+proxy is reached through httpx instead (`HttpPool.own` decides, per URL).
 """
 
 from __future__ import annotations
 
 import asyncio
-import ssl
 import zlib
 from collections import deque
 from collections.abc import Callable
@@ -27,6 +27,7 @@ from collections.abc import Callable
 import httpx
 
 from repozero.agents.models.codec import BadResponse
+from repozero.agents.models.netenv import ssl_context
 
 __all__ = ["Exchange", "LeanPool", "Sink"]
 
@@ -295,7 +296,6 @@ class LeanPool:
     def __init__(self, keepalive_s: float) -> None:
         self.keepalive_s = keepalive_s
         self._idle: dict[tuple[str, str, int], deque[Exchange]] = {}
-        self._ssl: ssl.SSLContext | None = None
 
     async def open(
         self, url: httpx.URL, head: bytes, body: bytes, connect_s: float, limit: int | None
@@ -322,7 +322,7 @@ class LeanPool:
         scheme, host, port = key
         context = None
         if scheme == "https":
-            context = self._ssl = self._ssl or ssl.create_default_context()
+            context = ssl_context()
         elif scheme != "http":
             raise ConnectionError(f"unsupported URL scheme {scheme!r}")
         try:

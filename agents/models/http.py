@@ -11,6 +11,10 @@ streams of one event per token, their layers cost more CPU than the rest of the 
 docs/models.md). Elsewhere (trio), requests go straight to httpx's transport (`handle_async_request`),
 skipping the client's `send` machinery (auth flows, redirects, cookies, event hooks) that we do not use.
 `client` is there for the rare calls that want the full API (model lists).
+
+A server the environment puts behind a proxy (`HTTPS_PROXY`, `NO_PROXY`: `netenv.proxy_for`) is reached
+through httpx's own transport with that proxy, on any loop: our connections speak to servers directly.
+Every path trusts the same certificates (`netenv.ssl_context`: `SSL_CERT_FILE`/`SSL_CERT_DIR` when set).
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ import sniffio
 
 from repozero.agents.models.codec import BadResponse
 from repozero.agents.models.conn import Exchange, LeanPool
+from repozero.agents.models.netenv import proxy_for, ssl_context
+from repozero.agents.models.netenv import route as route_of
 from repozero.kernel.records import Record
 
 if TYPE_CHECKING:  # aiohttp is imported when a pool is built (~0.2 s): not by every CLI start
@@ -154,6 +160,16 @@ def reply_of(conn: Exchange) -> HttpReply:
     )
 
 
+class _Borrowed(httpx.AsyncBaseTransport):
+    """A transport lent to a short-lived client, which must not close it."""
+
+    def __init__(self, transport: httpx.AsyncBaseTransport) -> None:
+        self._transport = transport
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        return await self._transport.handle_async_request(request)
+
+
 class HttpPool:
     """The process-wide connection pool; open it once (`async with`) and share it."""
 
@@ -167,6 +183,40 @@ class HttpPool:
         self.client = httpx.AsyncClient(transport=self._transport)
         self.lean = LeanPool(keepalive_s) if not self._needs_host else None
         """Our own connections for model calls, on asyncio; None elsewhere."""
+        self._proxied: dict[str, httpx.AsyncHTTPTransport] = {}
+        """httpx's transport through each proxy the environment names, made on first use."""
+        self._proxies: dict[tuple[str, str, int | None], str | None] = {}
+        """The environment's proxy per server, asked once (a dict lookup on every call's path after)."""
+
+    def _proxy(self, url: httpx.URL) -> str | None:
+        key = (url.scheme, url.host, url.port)
+        try:
+            return self._proxies[key]
+        except KeyError:
+            proxy = self._proxies[key] = proxy_for(url)
+            return proxy
+
+    def own(self, url: httpx.URL) -> bool:
+        """Whether calls to `url` go over our own connections: on asyncio, and with no proxy to cross."""
+        return self.lean is not None and self._proxy(url) is None
+
+    def route(self, url: httpx.URL) -> str:
+        """The path calls to `url` take, in words (`repozero endpoints check`)."""
+        return route_of(self._proxy(url), self.lean is not None)
+
+    def _transport_for(self, url: httpx.URL) -> tuple[httpx.AsyncBaseTransport, bool]:
+        """The httpx transport for `url` (its proxy's, or the pool's), and whether it needs a Host header."""
+        proxy = self._proxy(url)
+        if proxy is None:
+            return self._transport, self._needs_host
+        if proxy not in self._proxied:
+            limits = httpx.Limits(
+                max_connections=self.max_connections,
+                max_keepalive_connections=self.max_connections,
+                keepalive_expiry=self._keepalive_s,
+            )
+            self._proxied[proxy] = httpx.AsyncHTTPTransport(proxy=proxy, verify=ssl_context(), limits=limits)
+        return self._proxied[proxy], True
 
     def _new_transport(self) -> httpx.AsyncBaseTransport:
         """aiohttp's pool on asyncio; elsewhere (trio) httpx's own transport, which runs on any anyio
@@ -184,7 +234,7 @@ class HttpPool:
             max_keepalive_connections=self.max_connections,
             keepalive_expiry=self._keepalive_s,
         )
-        return httpx.AsyncHTTPTransport(limits=limits)
+        return httpx.AsyncHTTPTransport(limits=limits, verify=ssl_context())
 
     def _new_session(self) -> aiohttp.ClientSession:
         """Called by the transport on first use, inside the running event loop."""
@@ -195,17 +245,24 @@ class HttpPool:
             limit_per_host=0,
             keepalive_timeout=self._keepalive_s,
             ttl_dns_cache=300,
+            ssl=ssl_context(),
         )
         return aiohttp.ClientSession(connector=connector)
 
     def _request(
-        self, url: httpx.URL, body: bytes, headers: httpx.Headers, connect_s: float, read_s: float | None
+        self,
+        url: httpx.URL,
+        body: bytes,
+        headers: httpx.Headers,
+        connect_s: float,
+        read_s: float | None,
+        needs_host: bool,
     ) -> httpx.Request:
         timeout = {"connect": connect_s, "read": read_s, "write": read_s, "pool": None}
         # `stream=` with our own Content-Length skips httpx's header auto-population (3x cheaper);
         # aiohttp adds Host, httpx's own transport needs it given
         raw = [*headers.raw, (b"content-length", str(len(body)).encode())]
-        if self._needs_host:
+        if needs_host:
             raw.append((b"host", url.netloc))
         request = httpx.Request(
             "POST",
@@ -222,7 +279,8 @@ class HttpPool:
     ) -> HttpReply:
         """POST `body`; raises `httpx.TransportError` or an `OSError` (timeouts included: `TimeoutError`)
         when no response arrives. `read_s` bounds each silence."""
-        if self.lean is not None:
+        if self.own(url):
+            assert self.lean is not None
             due = asyncio.get_running_loop().time() + read_s
             conn = await self.exchange(url, body, headers, connect_s, due, math.inf, MAX_RESPONSE_BYTES)
             try:
@@ -231,8 +289,9 @@ class HttpPool:
                 return reply_of(conn)
             finally:
                 self.lean.release(conn)
-        request = self._request(url, body, headers, connect_s, read_s)
-        response = await self._transport.handle_async_request(request)
+        transport, needs_host = self._transport_for(url)
+        request = self._request(url, body, headers, connect_s, read_s, needs_host)
+        response = await transport.handle_async_request(request)
         try:
             return await _whole(response)
         finally:
@@ -281,8 +340,9 @@ class HttpPool:
 
         `read_s` is the caller's to enforce (`fetch_stream`'s clocks): handed to aiohttp, it would rearm
         a timer at every packet of the stream."""
-        request = self._request(url, body, headers, connect_s, None)
-        response = await self._transport.handle_async_request(request)
+        transport, needs_host = self._transport_for(url)
+        request = self._request(url, body, headers, connect_s, None, needs_host)
+        response = await transport.handle_async_request(request)
         try:
             yield HttpStream(response)
         finally:
@@ -290,12 +350,19 @@ class HttpPool:
 
     async def get(self, url: httpx.URL, headers: httpx.Headers, timeout_s: float) -> HttpReply:
         """GET `url` (model lists: rare, so the client's full API is fine); raises `httpx.TransportError`."""
-        response = await self.client.get(url, headers=headers, timeout=timeout_s)
+        transport, _ = self._transport_for(url)
+        if transport is self._transport:
+            response = await self.client.get(url, headers=headers, timeout=timeout_s)
+            return HttpReply(status=response.status_code, body=response.content)
+        async with httpx.AsyncClient(transport=_Borrowed(transport)) as client:
+            response = await client.get(url, headers=headers, timeout=timeout_s)
         return HttpReply(status=response.status_code, body=response.content)
 
     async def aclose(self) -> None:
         if self.lean is not None:
             self.lean.close()
+        for transport in self._proxied.values():
+            await transport.aclose()
         await self.client.aclose()
 
     async def __aenter__(self) -> HttpPool:

@@ -58,7 +58,7 @@ async def fetch_stream(
     pool: HttpPool, url: httpx.URL, payload: bytes, codec: Codec, config: EndpointConfig
 ) -> Streamed | HttpReply:
     """POST a streamed request and read it whole; raises `StreamBroken` or a transport error."""
-    if pool.lean is not None:
+    if pool.own(url):
         return await _fetch_lean(pool, url, payload, codec, config)
     return await _fetch_httpx(pool, url, payload, codec, config)
 
@@ -165,7 +165,8 @@ async def _fetch_lean(
 async def _fetch_httpx(
     pool: HttpPool, url: httpx.URL, payload: bytes, codec: Codec, config: EndpointConfig
 ) -> Streamed | HttpReply:
-    """Through httpx (trio): reads as the network delivers them, under one moving cancel scope."""
+    """Through httpx (trio, or a proxy): reads as the network delivers them, under one moving cancel
+    scope."""
     clock = _clock()
     began = clock()
     end = began + config.call_timeout_s

@@ -20,7 +20,8 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     check = add_command(
         commands,
         "check",
-        "send one tiny request to each replica: latency, model, token ids, logprobs",
+        "send one tiny request to each replica: route (own HTTP/1.1, or httpx via a proxy), latency, model, "
+        "token ids, logprobs",
         parent,
     )
     check.add_argument("name", nargs="?", help="endpoint name (default: every configured endpoint)")
@@ -46,12 +47,14 @@ def _check(args: argparse.Namespace) -> int:
 def _print_table(results: list[Any]) -> None:
     yes = {True: "yes", False: "no"}
     table = Table(title="model endpoints")
-    columns = ("endpoint", "replica", "ok", "latency_s", "model", "max_model_len", "token_ids", "logprobs")
+    columns = (
+        "endpoint", "replica", "route", "ok", "latency_s", "model", "max_model_len", "token_ids", "logprobs",
+    )  # fmt: skip
     for column in columns:
         table.add_column(column)
     for r in results:
         context = "?" if r.max_model_len is None else str(r.max_model_len)
-        row = (r.endpoint, r.replica, yes[r.ok], f"{r.latency_s:.3f}", r.model, context)
+        row = (r.endpoint, r.replica, r.route, yes[r.ok], f"{r.latency_s:.3f}", r.model, context)
         table.add_row(*row, yes[r.token_ids], yes[r.logprobs])
     console = Console(width=max(Console().width, 140))
     console.print(table)
