@@ -11,9 +11,14 @@ the sandbox itself never gets one. One sandbox per environment, kept open until 
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import secrets
+import shutil
 import sys
+import tempfile
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import anyio
@@ -26,7 +31,7 @@ from repozero.oracle.pruning import touch_used
 from repozero.oracle.records import EnvSpec, Fingerprint, ProgramRef
 from repozero.oracle.sandboxed_env import SandboxHolder
 from repozero.oracle.source_env import ENVPROBE, FORKSERVER, SourceEnvironment
-from repozero.sandbox import ProcessSandbox, SandboxBackend, SandboxProcess, SandboxSpec
+from repozero.sandbox import ProcessSandbox, SandboxBackend, SandboxProcess, SandboxSpec, leases
 
 __all__ = ["DockerVenvEnvironment", "DockerVenvProvider"]
 
@@ -126,7 +131,8 @@ class DockerVenvEnvironment:
             await box.write_file(f"{TOOLS}/{tool.name}", tool.read_bytes())
         await self._run(box, ["python3", "-m", "venv", "--without-pip", VENV], "venv")
         if self.spec.requirements:
-            await box.put_tree(await self._wheelhouse(), WHEELS)
+            async with self._wheelhouse() as wheels:
+                await box.put_tree(wheels, WHEELS)
             install = (
                 f'pip=$(ls {_PIP} | tail -n 1) && python3 "$pip/pip" install --python {VENV}/bin/python'
                 f" --no-index --find-links {WHEELS} --no-input --disable-pip-version-check --quiet"
@@ -138,24 +144,47 @@ class DockerVenvEnvironment:
         )
         self._faketime = found.decode().strip()
 
-    async def _wheelhouse(self) -> Path:
-        """The requirements as wheels for the image's interpreter, downloaded once on the host."""
+    @contextlib.asynccontextmanager
+    async def _wheelhouse(self) -> AsyncIterator[Path]:
+        """The requirements as wheels for the image's interpreter, downloaded once on the host (into a
+        staging dir, renamed into place) and leased while the block copies them in: shared by every process
+        on the machine, so never half-written where another reads, nor pruned while read."""
         folder = self._provider.cache_dir / "oracle" / "wheels" / self.spec.key
         marker = folder / ".complete"
-        if not marker.is_file():
+        for _ in range(3):  # pruned between our download and our lease: download again
+            with leases.using(folder, marker.is_file) as whole:
+                if whole:
+                    touch_used(folder)  # for `repozero cache prune`
+                    yield folder
+                    return
+            if folder.exists():  # an older release's download, cut short: set aside
+                leases.set_aside(folder, lambda: not marker.is_file())
+            await self._download(folder)
+        raise OracleError(f"wheelhouse {folder} was removed three times while being leased")
+
+    async def _download(self, folder: Path) -> None:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        stage = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".stage-{folder.name}-"))
+        try:
             argv = [
                 sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
                 "--only-binary=:all:", "--python-version", self.spec.python, "--implementation", "cp",
                 "--platform", "manylinux2014_x86_64", "--platform", "linux_x86_64", "--platform", "any",
-                "--dest", str(folder), *self.spec.requirements,
+                "--dest", str(stage), *self.spec.requirements,
             ]  # fmt: skip
             result = await anyio.run_process(argv, check=False)
             if result.returncode != 0:
                 tail = result.stderr.decode(errors="replace").strip()[-2000:]
                 raise OracleError(f"pip download {' '.join(self.spec.requirements)} failed: {tail}")
-            marker.write_text("ok\n")
-        touch_used(folder)  # for `repozero cache prune`
-        return folder
+            (stage / ".complete").write_text("ok\n")
+            os.chmod(stage, 0o755)
+            try:
+                os.rename(stage, folder)  # atomic; one put there first wins
+            except OSError:
+                if not (folder / ".complete").is_file():
+                    raise
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
 
     async def stage_program(self, program: ProgramRef) -> str:
         target = f"{PROGRAMS}/{program.digest}"

@@ -16,6 +16,7 @@ import anyio
 import pytest
 
 from repozero.datasets import load_dataset
+from repozero.oracle.docker_env import DockerVenvEnvironment, DockerVenvProvider
 from repozero.oracle.native_env import LocalNativeEnvironment, build_key
 from repozero.oracle.records import EnvSpec, Fingerprint, program_ref
 from repozero.oracle.targets import build_key as rust_key
@@ -95,3 +96,20 @@ def test_a_block_lease_ends_with_its_last_block(tmp_path: Path) -> None:
     assert leases.holders(entry) == [] and leases.prune_unheld(entry) and not entry.exists()
     (tmp_path / "file").write_bytes(b"x")  # an entry may be a file (a verdict table)
     assert leases.prune_unheld(tmp_path / "file") and not (tmp_path / "file").exists()
+
+
+@pytest.mark.anyio
+async def test_a_wheelhouse_is_leased_while_copied_into_a_container(tmp_path: Path) -> None:
+    """The Docker Oracle's wheelhouse (`oracle/wheels`), already downloaded: leased while read."""
+    provider = DockerVenvProvider(None, tmp_path)  # type: ignore[arg-type]  # no container needed here
+    env = DockerVenvEnvironment(EnvSpec(requirements=["roman==4.2"]), provider)
+    folder = tmp_path / "oracle" / "wheels" / env.spec.key
+    folder.mkdir(parents=True)
+    (folder / "roman-4.2-py3-none-any.whl").write_bytes(b"wheel")
+    (folder / ".complete").write_text("ok\n")
+    async with env._wheelhouse() as wheels:
+        assert wheels == folder
+        os.utime(folder, (OLD, OLD))
+        assert _prune(tmp_path) == [] and (folder / ".complete").is_file()
+    os.utime(folder, (OLD, OLD))
+    assert _prune(tmp_path) == [str(folder)] and not folder.exists()
