@@ -215,8 +215,15 @@ class DockerSandbox:
             yield
         finally:
             if limit != ceiling:
-                with anyio.CancelScope(shield=True):
-                    await self.client.set_memory(self.container.id, ceiling)
+                await self._restore_memory(ceiling)
+
+    async def _restore_memory(self, ceiling: int) -> None:
+        """The container's own limit back; a daemon refusing leaves it lowered (logged), not the batch lost."""
+        with anyio.CancelScope(shield=True):
+            try:
+                await self.client.set_memory(self.container.id, ceiling)
+            except SandboxError as exc:
+                log.warning("case_memory_not_restored", sandbox=self.id, error=str(exc))
 
     async def _run_batch(
         self, packed: bytes, cases: Sequence[CaseInput], timeout_s: float, output_cap: int, cwd: str,
