@@ -106,6 +106,9 @@ def test_every_branch_starts_from_the_prefix(tmp_path: Path, backend: str) -> No
     assert [r.round for r in result.rounds] == [0, 1, 2] and sum(b.kept for b in result.branches) == 1
     prefix = result.rounds[1].tokens
     assert result.tokens == prefix + sum(b.tokens for b in result.branches) == result.rounds[2].tokens
+    own_cpu = [b.sandbox_cpu_s for b in result.branches]  # each branch's sandboxes, read from their cgroups
+    assert all(c is not None and c > 0 for c in own_cpu)
+    assert result.timings["sandbox_cpu"] > sum(c for c in own_cpu if c is not None)  # + the prefix's
     coder = [c.call for c in calls.calls if c.call.role == "coder"]
     last_prefix = [c for c in coder if c.episode_id == eid and c.round == 1][-1]
     targets = tmp_path / "run" / "targets"
