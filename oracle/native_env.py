@@ -31,7 +31,7 @@ from repozero.oracle.contract import case_env
 from repozero.oracle.host_process import HostProcess
 from repozero.oracle.pruning import touch_used
 from repozero.oracle.records import EnvSpec, Fingerprint, ProgramRef
-from repozero.oracle.source_env import FORKSERVER, find_faketime
+from repozero.oracle.source_env import FORKSERVER, find_faketime, reopen_if_broken
 from repozero.sandbox import ProcessSandbox, SandboxProcess, SandboxSpec, leases
 from repozero.sandbox.toolchains import python_prefix
 
@@ -203,6 +203,7 @@ class SandboxedNativeEnvironment(LocalNativeEnvironment):
 
     async def _sandbox(self) -> ProcessSandbox:
         async with self._opening:
+            self._box = await reopen_if_broken(self._box, self.spec.key)
             if self._box is None:
                 self.builds.mkdir(parents=True, exist_ok=True)
                 visible = [self.builds, FORKSERVER.parent, python_prefix()]

@@ -25,7 +25,7 @@ from repozero.kernel.log import get_logger
 from repozero.oracle.contract import case_env
 from repozero.oracle.native_env import SandboxedNativeEnvironment
 from repozero.oracle.records import EnvSpec
-from repozero.oracle.source_env import FORKSERVER, LocalVenvEnvironment, SourceEnvironment
+from repozero.oracle.source_env import FORKSERVER, LocalVenvEnvironment, SourceEnvironment, reopen_if_broken
 from repozero.sandbox import ProcessSandbox, SandboxBackend, SandboxProcess, SandboxSpec
 
 __all__ = ["SandboxHolder", "SandboxedVenvEnvironment", "SandboxedVenvProvider"]
@@ -130,6 +130,7 @@ class SandboxedVenvEnvironment(LocalVenvEnvironment):
 
     async def _sandbox(self) -> ProcessSandbox:
         async with self._opening:
+            self._box = await reopen_if_broken(self._box, self.spec.key)
             if self._box is None:
                 self._box = await self._provider._open(self)
         return self._box

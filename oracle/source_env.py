@@ -28,7 +28,7 @@ from repozero.oracle.contract import case_env
 from repozero.oracle.host_process import HostProcess
 from repozero.oracle.pruning import touch_used
 from repozero.oracle.records import EnvSpec, Fingerprint, ProgramRef
-from repozero.sandbox import SandboxProcess, leases
+from repozero.sandbox import ProcessSandbox, SandboxProcess, leases
 
 __all__ = [
     "FORKSERVER",
@@ -37,6 +37,7 @@ __all__ = [
     "LocalVenvProvider",
     "SourceEnvironment",
     "find_faketime",
+    "reopen_if_broken",
 ]
 
 log = get_logger(__name__)
@@ -248,3 +249,16 @@ async def _file_lock(path: Path) -> AsyncIterator[None]:
         yield
     finally:
         os.close(fd)
+
+
+async def reopen_if_broken(box: ProcessSandbox | None, env: str) -> ProcessSandbox | None:
+    """`box`, or None (closed) when its toolchain went under it (`environment_problem`, local sandboxes):
+    an environment's sandbox is held for the whole run, and a new one gets the toolchain built again,
+    where this one would fail every server it starts from now on (issue 40)."""
+    problem = getattr(box, "environment_problem", lambda: "")()
+    if box is None or not problem:
+        return box
+    log.warning("oracle_sandbox_reopened", env=env, problem=problem)
+    with anyio.CancelScope(shield=True):
+        await box.close()
+    return None

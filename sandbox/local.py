@@ -269,13 +269,16 @@ class LocalSandbox:
             self._oom_seen = max(self._ws.cgroups.oom_kills(), self._oom_seen)
         return self._oom_seen
 
+    def environment_problem(self) -> str:
+        """What this sandbox's toolchain lacks ("" when whole): a long-lived holder (the Oracle's sandbox per
+        environment) opens a new sandbox instead of failing in this one for the rest of the run."""
+        return toolchain_problem(Path(self._ws.layout.toolchain)) if self._ws is not None else ""
+
     def _check_toolchain(self) -> None:
         """A SandboxError (infrastructure: retried, never scored) when the toolchain this sandbox runs went
         under it: a command that failed because `/usr/bin/node` or `wc` is missing did not fail on its own.
         Told on the host from the toolchain dir itself, so nothing a command prints can fake it."""
-        if self._ws is None:
-            return
-        problem = toolchain_problem(Path(self._ws.layout.toolchain))
+        problem = self.environment_problem()
         if problem:
             log.warning("sandbox_toolchain_gone", sandbox=self.id, problem=problem)
             raise SandboxError(f"the sandbox's toolchain went while it ran: {problem}")

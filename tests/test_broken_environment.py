@@ -21,9 +21,13 @@ from repozero.datasets import load_dataset
 from repozero.kernel.errors import SandboxError
 from repozero.oracle.evaluate import GradeJob, grade_one, graded_cases
 from repozero.oracle.grading import GradingPolicy, grade_in_sandbox
+from repozero.oracle.records import EnvSpec
+from repozero.oracle.sandboxed_env import SandboxedVenvProvider
+from repozero.oracle.source_env import SourceEnvironment
 from repozero.sandbox import SandboxBackend, SandboxSpec
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.local import LocalBackend
+from repozero.sandbox.toolchains import toolchain_problem
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fakellm"
 POLICY = GradingPolicy()
@@ -138,3 +142,38 @@ async def test_an_interpreter_the_sandbox_lacks_is_infrastructure(
     assert grade.infra_error and not grade.passed and grade.failure_category is None
     assert "lacks nodejs-absent" in grade.infra_detail
     assert {c.status for c in grade.cases} == {"infra_error"}
+
+
+async def _greeting(env: SourceEnvironment, seed: int) -> bytes:
+    """The first line a fork server started in the environment's sandbox says (its hello)."""
+    server = await env.open_server(seed, "")
+    try:
+        line = b""
+        while b"\n" not in line:
+            chunk = await server.receive()
+            assert chunk, "the fork server ended without a greeting"
+            line += chunk
+        return line
+    finally:
+        await server.aclose()
+
+
+@pytest.mark.anyio
+async def test_the_oracles_held_sandbox_is_opened_again_when_its_toolchain_goes(tmp_path: Path) -> None:
+    """The Oracle holds one sandbox per environment for the whole run: once its toolchain went, every
+    server it started there failed for the rest of the run; now the next server gets a new sandbox."""
+    backend = LocalBackend(SandboxConfig(toolchain_dir=str(tmp_path / "toolchains")))
+    with anyio.fail_after(180):
+        async with SandboxedVenvProvider(backend, tmp_path / "cache") as provider:
+            env = provider.environment(EnvSpec())
+            if not await provider.sandboxed():
+                pytest.skip("no namespaces here: the Oracle's servers run on the host")
+            assert b'"hello"' in await _greeting(env, 1)
+            (toolchain,) = [
+                p
+                for p in (tmp_path / "toolchains").iterdir()
+                if re.fullmatch(r"python-source-.+-[0-9a-f]{16}", p.name)
+            ]
+            renamed(toolchain)  # a new process in the held sandbox cannot even be started
+            assert b'"hello"' in await _greeting(env, 2)
+    assert not toolchain_problem(toolchain)  # built again in its place
