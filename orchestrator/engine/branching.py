@@ -239,8 +239,9 @@ def _tree_timings(nodes: list[_Node]) -> dict[str, float]:
     for node in nodes:
         for key, value in node.ep.timings.items():
             out[key] = out.get(key, 0.0) + value - node.base.get(f"timing:{key}", 0.0)
-    if all(node.ep.cpu.known for node in nodes):
-        out["sandbox_cpu"] = sum(node.ep.cpu.seconds for node in nodes)
+    readings = [node.ep.cpu.reading for node in nodes]
+    if all(r is not None for r in readings):
+        out["sandbox_cpu"] = sum(r for r in readings if r is not None)
     return out
 
 
@@ -253,7 +254,7 @@ def _branch_record(node: _Node, kept: bool) -> BranchRecord:
         rounds=len(ep.round_events),
         tokens=int(node.own("tokens_in") + node.own("tokens_out")),
         cost=node.own("cost"),
-        sandbox_cpu_s=ep.cpu.seconds if ep.cpu.known else None,
+        sandbox_cpu_s=ep.cpu.reading,
         visible_success_rate=ep.visible_grades[-1].success_rate if ep.visible_grades else 0.0,
         passed=ep.round_events[-1].result.hidden_passed if ep.round_events else None,
         kept=kept,

@@ -389,7 +389,7 @@ class Episode:
             cached_tokens=self.cached,
             reasoning_tokens=self.reasoning,
             cost=self.cost,
-            timings={**self.timings, **({"sandbox_cpu": self.cpu.seconds} if self.cpu.known else {})},
+            timings={**self.timings, **self.cpu.as_timings()},
             package=self.sample.package,
             difficulty=self.sample.difficulty,
             category=self.sample.category,

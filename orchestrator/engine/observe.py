@@ -35,8 +35,21 @@ class CpuMeter:
 
     def __init__(self) -> None:
         self.seconds = 0.0
-        self.known = True
-        """False once a sandbox's CPU could not be read (no cgroup here): `seconds` is then a lower bound."""
+        self.known = False
+        """Set by `metered` (the episode's sandboxes are charged here), cleared for good once a sandbox's CPU
+        could not be read (no cgroup here): a meter never set current (an environment-mode episode, whose
+        sandboxes the trainer opens) or missing a sandbox is not a reading."""
+        self._unreadable = False
+
+    @property
+    def reading(self) -> float | None:
+        """The CPU seconds, or None when they are not known in full."""
+        return self.seconds if self.known and not self._unreadable else None
+
+    def as_timings(self) -> dict[str, float]:
+        """`{"sandbox_cpu": seconds}` for an episode's timings, or nothing when not known in full."""
+        reading = self.reading
+        return {} if reading is None else {"sandbox_cpu": reading}
 
 
 sandbox_cpu: ContextVar[CpuMeter | None] = ContextVar("sandbox_cpu", default=None)
@@ -46,6 +59,7 @@ sandbox_cpu: ContextVar[CpuMeter | None] = ContextVar("sandbox_cpu", default=Non
 @contextmanager
 def metered(meter: CpuMeter) -> Iterator[CpuMeter]:
     """Charge the sandboxes opened inside to `meter`."""
+    meter.known = True
     token = sandbox_cpu.set(meter)
     try:
         yield meter
@@ -136,7 +150,7 @@ class ObservedSandbox(SandboxProxy):
             return
         now = self._cpu_s()
         if now is None or self._cpu_at_open is None:
-            meter.known = False
+            meter._unreadable = True
         else:
             meter.seconds += max(now - self._cpu_at_open, 0.0)
 
