@@ -46,6 +46,11 @@ def own_group() -> Path | None:
     """A cpuacct group of this process's own (children join it as they start); None where not allowed."""
     if os.geteuid() != 0 or not (CPUACCT / "cgroup.procs").is_file():
         return None
+    for stale in CPUACCT.glob("rz-bench-branching-*"):  # an earlier run's, once its last process exited
+        try:
+            stale.rmdir()
+        except OSError:
+            pass  # still in use
     group = CPUACCT / f"rz-bench-branching-{os.getpid()}"
     try:
         group.mkdir(exist_ok=True)
@@ -135,7 +140,8 @@ async def main(quick: bool, docker: bool) -> None:
 
 
 def leave(group: Path) -> None:
-    """Move every process of the group back to the root group and remove it."""
+    """Move every process of the group back to the root group and remove it (if a process still exiting
+    keeps it, the next run removes it)."""
     for pid in (group / "cgroup.procs").read_text().split():
         try:
             (CPUACCT / "cgroup.procs").write_text(pid)
