@@ -39,7 +39,8 @@ def unkilled(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _building_env(cache: Path, log: Path) -> bool:
     venvs = cache / "oracle" / "venvs"
     return venvs.is_dir() and any(
-        p.is_dir() and not (p / ".repozero-env.json").exists() for p in venvs.iterdir()
+        p.is_dir() and not p.name.startswith(".") and not (p / ".repozero-env.json").exists()
+        for p in venvs.iterdir()  # not `.leases/`, the leases on venvs ready and in use
     )
 
 
