@@ -56,6 +56,14 @@ class ExecServer(LineServer):
         self.home = os.path.join(self.scratch, "home")
         os.makedirs(self.scratch, exist_ok=True)
         self.env = {**opts["child_env"], "HOME": self.home}
+        if "LD_PRELOAD" in self.env and "FAKETIME_SHARED" in os.environ:
+            # This server runs under libfaketime too, which made a semaphore and shared memory for it and
+            # named them here. A run given no FAKETIME_SHARED creates its own pair, named by its PID,
+            # exclusively, and only a normal exit removes them: a run killed at its timeout (or any killed
+            # faketime'd process) leaves `faketime_shm_PID` behind, and once PIDs wrap, the run that draws
+            # that PID exits 1 before main ("ft_shm_create(), shm_open failed: File exists") — one repeat
+            # disagreeing with its 19 siblings, a case dropped as nondeterministic in one build and not the next.
+            self.env["FAKETIME_SHARED"] = os.environ["FAKETIME_SHARED"]
         super().__init__()
 
     def hello(self) -> dict[str, Any]:

@@ -115,6 +115,10 @@ def _program(batch: Batch) -> _Program:
     return _Program(batch.staged, batch.program.path, batch.program.digest)
 
 
+_START_ATTEMPTS = 3
+"""How often a server that breaks while starting is started (ForkServer.start)."""
+
+
 class ForkServer:
     """A client for one running `forkserver.py`: one request in flight at a time."""
 
@@ -128,6 +132,23 @@ class ForkServer:
 
     @classmethod
     async def start(cls, env: SourceEnvironment, index: int, clock_shift: str) -> ForkServer:
+        """Start a server; a server that breaks while starting is started again (twice at most).
+
+        Why again: a start can fail for a reason of its process rather than of the environment — under a
+        shifted clock libfaketime exits 1 before Python starts when a dead process left shared memory named
+        after the PID the server drew (`faketime_shm_PID`); a new process draws another PID.
+        """
+        for attempt in range(_START_ATTEMPTS):
+            try:
+                return await cls._start(env, index, clock_shift)
+            except OracleError as exc:
+                if attempt == _START_ATTEMPTS - 1:
+                    raise
+                log.warning("oracle_server_start_retry", env=env.spec.key, server=index, error=str(exc))
+        raise AssertionError("unreachable")
+
+    @classmethod
+    async def _start(cls, env: SourceEnvironment, index: int, clock_shift: str) -> ForkServer:
         seed = secrets.randbelow(2**32 - 1) + 1
         server = cls(index, seed, clock_shift, await env.open_server(seed, clock_shift))
         try:

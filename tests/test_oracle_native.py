@@ -6,6 +6,7 @@ Needs `libcjson-dev` and `libhowardhinnant-date-dev` (scripts/setup.d/05-c2rust.
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import anyio
@@ -14,6 +15,9 @@ import pytest
 
 from repozero.kernel.errors import OracleError
 from repozero.oracle import EnvSpec, GroundTruthRequest, OracleConfig, Verdict, open_oracle, program_ref
+from repozero.oracle.host_process import HostProcess
+from repozero.oracle.native_env import LocalNativeEnvironment
+from repozero.oracle.server import Batch, ForkServer, ServerPool
 from repozero.sandbox import CaseInput
 from repozero.sandbox.config import SandboxConfig
 from repozero.sandbox.docker_client import docker_unavailable
@@ -67,6 +71,11 @@ int main() {
 CRASH = r"""
 #include <stdio.h>
 int main(void) { volatile int *p = 0; printf("before\n"); fflush(stdout); return *p; }
+"""
+TIMED = r"""
+#include <stdio.h>
+#include <time.h>
+int main(int argc, char **argv) { time_t now = time(NULL); printf("%d %d\n", argc, now > 0); return 0; }
 """
 CASES = [
     CaseInput(id="a", argv=["--json", "[1,2,3]"]),
@@ -231,3 +240,88 @@ async def test_lines_reached_by_gcov(setting: tuple[OracleConfig, SandboxConfig,
     else:
         assert small is not None and large is not None and 0 < small < large, (small, large)
         assert again == small  # a measure counts its own cases only, whatever ran before in the sandbox
+
+
+def _last_pid() -> int:
+    return int(Path("/proc/sys/kernel/ns_last_pid").read_text())
+
+
+def _plant_stale_faketime_memory(start: int, count: int) -> list[Path]:
+    """`faketime_shm_PID` for the `count` PIDs after `start`, without its semaphore (what a killed process
+    can leave and what makes libfaketime exit 1); the names it made, for the caller to remove."""
+    pid_max = int(Path("/proc/sys/kernel/pid_max").read_text())
+    shm = Path("/dev/shm")
+    planted = [shm / f"faketime_shm_{(start + n) % pid_max}" for n in range(1, count + 1)]
+    planted = [p for p in planted if not p.exists()]
+    for path in planted:
+        path.write_bytes(b"")
+    return planted
+
+
+@pytest.fixture
+def stale_pids() -> None:
+    if shutil.which("gcc") is None or not Path("/usr/include/cjson/cJSON.h").is_file():
+        pytest.skip("needs gcc and libcjson-dev (scripts/setup.d/05-c2rust.sh)")
+    if not Path("/dev/shm").is_dir() or not Path("/proc/sys/kernel/ns_last_pid").is_file():
+        pytest.skip("needs /dev/shm and /proc/sys/kernel/ns_last_pid")
+
+
+@pytest.mark.usefixtures("stale_pids")
+async def test_a_clock_shifted_run_drawing_a_pid_with_stale_libfaketime_memory_still_runs(
+    tmp_path: Path,
+) -> None:
+    """libfaketime creates `/dev/shm/faketime_shm_PID` exclusively in a clock-shifted process that has no
+    FAKETIME_SHARED, and exits 1 before main if the name exists; a killed faketime'd process leaves its name
+    behind, and once PIDs wrap a run that drew such a PID failed — one repeat disagreeing with the rest, so
+    its case was dropped as nondeterministic (2 cases of 64,200 in one build of builtin:c2rust, other ones in
+    the next). Here, once the servers are up, every PID the next runs can draw has a stale name: every run
+    on a shifted server must still print what the unshifted ones print and exit 0."""
+    env = LocalNativeEnvironment(EnvSpec(language="c", requirements=CJSON), tmp_path / "cache")
+    folder = _program(tmp_path, "timed.c", TIMED)
+    program = program_ref(folder, folder.name)
+    batch = Batch(staged=await env.stage_program(program), program=program, timeout_s=10.0,
+                  output_cap=1 << 16, stderr_cap=1 << 12)  # fmt: skip
+    runs = [CaseInput(id=str(n), argv=["x"] * n) for n in range(8)]
+    pool = ServerPool(env, ["+1d"], anyio.CapacityLimiter(4))
+    try:
+        await pool.ensure(2)  # server 1 runs under the shifted clock
+        start = _last_pid()
+        planted = _plant_stale_faketime_memory(start, 4000)
+        try:
+            plain, shifted = await pool.run(0, batch, runs), await pool.run(1, batch, runs)
+            ended = _last_pid()
+        finally:
+            for path in planted:
+                path.unlink(missing_ok=True)
+    finally:
+        await pool.aclose()
+    assert 16 <= ended - start < 4000, "the runs drew PIDs outside the planted window"
+    assert [(r.exit_code, r.stdout) for r in shifted] == [(r.exit_code, r.stdout) for r in plain]
+    assert [r.stdout for r in plain] == [f"{n + 1} 1\n".encode() for n in range(8)]
+    assert {r.exit_code for r in plain} == {0} and shifted[0].clock_shift == "+1d"
+
+
+class _FirstStartsFail(LocalNativeEnvironment):
+    """Its first `fails` servers exit 1 at once, as libfaketime makes a server that drew a stale PID."""
+
+    fails = 2
+
+    async def open_server(self, seed: int, clock_shift: str) -> HostProcess:  # type: ignore[override]
+        if self.fails:
+            self.fails -= 1
+            argv = [
+                sys.executable,
+                "-c",
+                "import sys; sys.stderr.write('shm_open failed: File exists\\n'); sys.exit(1)",
+            ]
+            return HostProcess(await anyio.open_process(argv))
+        return await super().open_server(seed, clock_shift)  # type: ignore[return-value]
+
+
+async def test_a_server_that_breaks_while_starting_is_started_again(tmp_path: Path) -> None:
+    env = _FirstStartsFail(EnvSpec(language="c", requirements=CJSON), tmp_path / "cache")
+    server = await ForkServer.start(env, 1, "+1d")  # two starts fail, the third is the server
+    await server.aclose()
+    env.fails = 3
+    with pytest.raises(OracleError, match="exited"):
+        await ForkServer.start(env, 1, "+1d")
