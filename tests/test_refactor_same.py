@@ -1,12 +1,13 @@
 """The house redesign (issue 39) changed no score, trace or report: a scripted run on each built-in lite
 dataset gives the results table and trace records that the code before it gave (commit e11ab13), ids, times,
-ports and versions aside. Each golden file was made by that commit's `repozero run` with the arguments below,
+ports, versions and model-call seeds aside (see the test). Each golden file was made by that commit's `repozero run` with the arguments below,
 reduced by tests/run_snapshot.py; fields added since are not compared."""
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -47,4 +48,8 @@ def test_a_scripted_run_gives_the_results_and_traces_it_gave_before(tmp_path: Pa
     now = snapshots.snapshot(run_dir)
     assert golden["results"] and golden["records"]  # the golden run had episodes and traces
     assert sorted(now["records"]) == sorted(golden["records"])  # same kinds of record, per episode
-    assert snapshots.missing(golden, now) == []
+    # A model call's seed is a hash of the cell's science key, which holds the protocol's version: the
+    # protocol versions went up with the per-case memory caps (issue 40), so every seed moved with them. The
+    # scripted policies here do not read the seed, so everything else must be as it was.
+    changed = [m for m in snapshots.missing(golden, now) if not re.search(r"\.params\.seed: \d+ → \d+$", m)]
+    assert changed == []
