@@ -134,7 +134,9 @@ class DockerVenvEnvironment:
             async with self._wheelhouse() as wheels:
                 await box.put_tree(wheels, WHEELS)
             install = (
-                f'pip=$(ls {_PIP} | tail -n 1) && python3 "$pip/pip" install --python {VENV}/bin/python'
+                # pip run by the venv's interpreter installs into the venv; run by python3 with --python,
+                # it refuses (PEP 668: the image's Debian Python is externally managed)
+                f'pip=$(ls {_PIP} | tail -n 1) && {VENV}/bin/python "$pip/pip" install'
                 f" --no-index --find-links {WHEELS} --no-input --disable-pip-version-check --quiet"
                 ' --no-warn-script-location "$@"'
             )

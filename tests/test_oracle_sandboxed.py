@@ -119,3 +119,24 @@ async def test_in_docker_too_and_its_container_goes_with_the_oracle(
 async def _our_containers() -> list[dict[str, object]]:
     async with open_client() as client:
         return await client.list_containers()
+
+
+@pytest.mark.docker
+@pytest.mark.slow
+@pytest.mark.skipif(docker_unavailable() is not None, reason=str(docker_unavailable()))
+async def test_in_docker_a_pinned_package_is_installed_and_imported(tmp_path: Path) -> None:
+    """A source with requirements on the Docker Oracle: downloaded on the host, installed offline into the
+    container's venv. pip run by the image's Debian python3 with `--python VENV` refused it (PEP 668,
+    "externally-managed-environment"), so every py2js sample failed on `oracle.isolation = "docker"`."""
+    folder = tmp_path / "program"
+    folder.mkdir()
+    (folder / "main.py").write_text("import sys, roman\nprint(roman.toRoman(int(sys.argv[1])))\n")
+    config = OracleConfig(cache_dir=str(tmp_path / "cache"), cache=False, servers=2, isolation="docker")
+    request = GroundTruthRequest(
+        env=EnvSpec(requirements=["roman==4.2"]), program=program_ref(folder, "main.py"),
+        cases=[CaseInput(id="a", argv=["1994"])], repeats=2, timeout_s=10.0, output_cap=1 << 16,
+    )  # fmt: skip
+    async with open_oracle(config, sandbox=SandboxConfig(local_root=str(tmp_path / "sbx"))) as oracle:
+        with anyio.fail_after(300):
+            (verdict,) = await oracle.ground_truth(request)
+    assert (verdict.reason, verdict.stdout) == (None, b"MCMXCIV\n"), verdict
