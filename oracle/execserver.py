@@ -56,15 +56,41 @@ class ExecServer(LineServer):
         self.home = os.path.join(self.scratch, "home")
         os.makedirs(self.scratch, exist_ok=True)
         self.env = {**opts["child_env"], "HOME": self.home}
-        if "LD_PRELOAD" in self.env and "FAKETIME_SHARED" in os.environ:
-            # This server runs under libfaketime too, which made a semaphore and shared memory for it and
-            # named them here. A run given no FAKETIME_SHARED creates its own pair, named by its PID,
-            # exclusively, and only a normal exit removes them: a run killed at its timeout (or any killed
-            # faketime'd process) leaves `faketime_shm_PID` behind, and once PIDs wrap, the run that draws
-            # that PID exits 1 before main ("ft_shm_create(), shm_open failed: File exists") — one repeat
-            # disagreeing with its 19 siblings, a case dropped as nondeterministic in one build and not the next.
-            self.env["FAKETIME_SHARED"] = os.environ["FAKETIME_SHARED"]
+        self.faketime_pair: list[str] = []
+        if "LD_PRELOAD" in self.env:
+            self._share_faketime(
+                f"repozero_ft_{self.seed}_{os.getpid()}_{binascii.hexlify(os.urandom(4)).decode()}"
+            )
         super().__init__()
+
+    def _share_faketime(self, name: str) -> None:
+        """Give every run libfaketime's semaphore and shared memory under a name of our own (FAKETIME_SHARED).
+
+        Without it each run's libfaketime creates a pair named by its PID, exclusively, and exits 1 before
+        main when the memory's name is taken: by a killed faketime'd process, which never removes its pair
+        (once PIDs wrap, the run drawing that PID failed), or by a live process of the same PID number in
+        another PID namespace sharing this /dev/shm (the exec servers of one Oracle sandbox each have their
+        own). One repeat then disagreed with its 19 siblings and the case was dropped as nondeterministic, in
+        one build and not the next. The memory is laid out as libfaketime's own `ft_shm_create` leaves it:
+        zeros (ticks, file index) and -1 in the start time's nanoseconds, so the first run records the start.
+        """
+        import ctypes  # here, not at the top: a server without a shifted clock pays nothing for it
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.sem_open.restype = ctypes.c_void_p
+        libc.sem_open.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_uint, ctypes.c_uint]
+        sem, shm = f"/{name}_sem", f"/{name}_shm"
+        if not libc.sem_open(sem.encode(), os.O_CREAT | os.O_EXCL, 0o600, 1):
+            raise OSError(ctypes.get_errno(), f"sem_open {sem}: {os.strerror(ctypes.get_errno())}")
+        self.faketime_pair = [f"/dev/shm/sem.{sem[1:]}", f"/dev/shm{shm}"]
+        fd = os.open(self.faketime_pair[1], os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
+        try:
+            memory = bytearray(4096)  # larger than any libfaketime's struct ft_shared_s
+            memory[24:32] = (-1).to_bytes(8, sys.byteorder, signed=True)  # start_time.real.tv_nsec
+            os.write(fd, bytes(memory))
+        finally:
+            os.close(fd)
+        self.env["FAKETIME_SHARED"] = f"{sem} {shm}"
 
     def hello(self) -> dict[str, Any]:
         now = time.time()
@@ -136,6 +162,11 @@ def main() -> None:
         pass
     finally:
         fs._remove_tree(server.scratch)
+        for path in server.faketime_pair:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
 
 
 if __name__ == "__main__":
