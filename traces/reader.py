@@ -214,7 +214,9 @@ def _not_a_frame_start(path: Path, offsets: dict[int, str]) -> int | None:
     with f:
         size = os.fstat(f.fileno()).st_size
         for offset in sorted(o for o in offsets if o < size):
-            if os.pread(f.fileno(), len(FRAME_MAGIC), offset) != FRAME_MAGIC:
+            head = os.pread(f.fileno(), len(FRAME_MAGIC), offset)
+            # a file cut inside a frame's first four bytes ends with a prefix of them: cut short, not changed
+            if head != FRAME_MAGIC and not (len(head) < len(FRAME_MAGIC) and FRAME_MAGIC.startswith(head)):
                 return offset
     return None
 
