@@ -20,6 +20,7 @@ from repozero.integrations.harbor import export_harbor
 from repozero.integrations.harbor_run import harbor_venv, lint_tasks, load_tasks, run_harbor
 from repozero.integrations.harbor_verify import judge
 
+Rewards = dict[str, float] | None
 DATASETS = {"builtin:py2js-lite": "roman-numerals", "builtin:c2rust-lite": "date-civil"}
 
 
@@ -164,7 +165,9 @@ def test_harbor_loads_and_lints_the_tasks(exported: Path) -> None:
 @pytest.mark.slow
 def test_harbor_oracle_solves_and_nop_fails(exported: Path, tmp_path: Path) -> None:
     """Harbor's own run on local Docker: the gold (oracle agent) earns 1.0 on both languages, an empty
-    repository (nop agent) 0.0, as no_executable; the gold plus one forbidden import earns 0.0, as cheat."""
+    repository (nop agent) 0.0, as no_executable; the gold plus one forbidden import earns 0.0, as cheat.
+    Harbor's trial results carry the case counts, its job metrics no per-case key, and each trial's
+    verifier folder the per-case statuses (ctrf.json)."""
     tasks = tmp_path / "tasks"
     shutil.copytree(exported, tasks)
     cheat = tasks / "roman-cheat"
@@ -173,12 +176,13 @@ def test_harbor_oracle_solves_and_nop_fails(exported: Path, tmp_path: Path) -> N
     toml.write_text(toml.read_text().replace("py2js-lite-roman-numerals", "py2js-lite-roman-cheat"))
     entry = cheat / "solution" / "gold" / "roman_numerals.mjs"
     entry.write_text("import 'node:child_process';\n" + entry.read_text())
-    results = {}
+    results, rewards = {}, dict[str, dict[str, Rewards]]()
 
     async def one(agent: str, where: Path) -> None:
         trials = await run_harbor(where, agent, tmp_path / "jobs", job_name=agent, n_concurrent=2)
         assert all(t.exception is None for t in trials), trials
         results[agent] = {t.task.split("-lite-")[1]: t.rewards and t.rewards["reward"] for t in trials}
+        rewards[agent] = {t.task.split("-lite-")[1]: t.rewards for t in trials}
 
     async def both() -> None:
         async with anyio.create_task_group() as tg:
@@ -194,3 +198,30 @@ def test_harbor_oracle_solves_and_nop_fails(exported: Path, tmp_path: Path) -> N
         grade = json.loads(trial.read_text())
         assert grade["failure_category"] == "no_executable"
         assert {c["status"] for c in grade["cases"]} == {"not_run"}
+    _check_case_counts(exported, tmp_path / "jobs", rewards)
+
+
+def _check_case_counts(exported: Path, jobs: Path, rewards: dict[str, dict[str, Rewards]]) -> None:
+    """Each trial's `passed_cases`/`total_cases` as Harbor read them, the keys of Harbor's job metrics (no
+    per-case key), and the per-case statuses in one trial's `verifier/ctrf.json`."""
+    totals = {
+        s: len(json.loads((exported / s / "tests" / "task.json").read_text())["cases"])
+        for s in DATASETS.values()
+    }
+    totals["roman-cheat"] = totals["roman-numerals"]
+    counts = {
+        (agent, sample): r and (r["passed_cases"], r["total_cases"])
+        for agent, trials in rewards.items()
+        for sample, r in trials.items()
+    }
+    assert counts == {
+        **{("oracle", s): (n, n) for s, n in totals.items()},  # the cheat's cases pass; its flag zeroes PR
+        **{("nop", s): (0, totals[s]) for s in DATASETS.values()},
+    }
+    (stats,) = json.loads((jobs / "oracle" / "result.json").read_text())["stats"]["evals"].values()
+    assert sorted(stats["metrics"][0]) == sorted(
+        ["reward", "pass_rate", "success_rate", "passed_cases", "total_cases"]
+    )
+    (report,) = (jobs / "oracle").glob("roman-numerals__*/verifier/ctrf.json")
+    tests = json.loads(report.read_text())["results"]["tests"]
+    assert len(tests) == totals["roman-numerals"] and {t["rawStatus"] for t in tests} == {"pass"}

@@ -114,7 +114,8 @@ def test_sh(
 # RepoZero verifier for sample {sample}, as RepoZero's grader grades it: static rule check on the agent's
 # repository, {"`cargo build --release --offline` of a copy without target/ and .git, " if language == "rust" else ""}every case
 # through the grader's batch driver as the sandbox user (strict stdout bytes and exit code), then
-# /logs/verifier/reward.txt (1 if all pass, else 0), reward.json and grade.json. Runs as root.
+# /logs/verifier/reward.txt (1 if all pass, else 0), reward.json (PR, SR, passed and total case counts),
+# ctrf.json (each case's status, as a CTRF test report) and grade.json (the whole grade). Runs as root.
 set -u
 ROOT={PYROOT}
 C=$ROOT/check

@@ -3,7 +3,7 @@
 An exported task's `tests/test.sh` runs the target there; this file (copied to `tests/verify.py`, with the
 grader's own rule modules beside it in `tests/rules/`) is the part that needs Python: it scans the target
 with those rule modules (`scan`), and turns the batch driver's records into statuses, a failure category,
-PR and SR and Harbor's reward files (`judge`). It runs on the Debian Python of the verifier image's private
+PR and SR and Harbor's files: the reward files and a per-case test report (`judge`). It runs on the Debian Python of the verifier image's private
 root, so it uses the standard library only and mirrors the grader's rules (`status_of`,
 `failure_category`, the driver's record format and timeout rule) instead of importing them; the parity is
 tested against the grader on the same runs.
@@ -18,6 +18,7 @@ import base64
 import json
 import re
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,7 @@ def parse_records(data: bytes, n_cases: int, timeout_ns: int) -> list[dict[str, 
         runs.append(
             {
                 "exit": code,
+                "wall_s": wall_ns / 1e9,
                 "stdout": stdout,
                 "stderr": stderr,
                 "timed_out": timed_out,
@@ -130,6 +132,7 @@ def judge(
     cases = task["cases"]
     flags = set(scanned["flags"])
     no_exe = not scanned["runnable"] or bool(build_error)
+    walls = [0.0] * len(cases)
     if no_exe:
         statuses = ["not_run"] * len(cases)
     else:
@@ -137,6 +140,7 @@ def judge(
         if runs is None:
             return {"infra_error": True, "detail": "the batch driver returned no record for some cases"}
         statuses = [status_of(c, r) for c, r in zip(cases, runs, strict=True)]
+        walls = [r.get("wall_s", 0.0) for r in runs]
         denied = re.compile(rb"ERR_ACCESS_DENIED[\s\S]{0,400}?permission:\s*'(\w+)'")
         for run in runs:
             if not run["not_run"]:
@@ -153,28 +157,64 @@ def judge(
         "build_error": build_error,
         "infra_error": False,
         "cases": [
-            {"id": c["id"], "visibility": c["visibility"], "status": s}
-            for c, s in zip(cases, statuses, strict=True)
+            {"id": c["id"], "visibility": c["visibility"], "status": s, "wall_s": round(w, 6)}
+            for c, s, w in zip(cases, statuses, walls, strict=True)
         ],
     }
 
 
-def write_rewards(grade: dict[str, Any], out: Path) -> None:
-    """Harbor's reward files: `reward.txt` (PR), `reward.json` (numbers only: Harbor rejects any other
-    value there) and `grade.json` (the whole grade, per-case statuses included)."""
-    out.mkdir(parents=True, exist_ok=True)
-    if grade.get("infra_error"):
-        (out / "grade.json").write_text(json.dumps(grade, indent=1) + "\n")
-        return  # no reward: Harbor reports the trial's verifier as failed, not as a 0 the model earned
+def rewards(grade: dict[str, Any]) -> dict[str, int | float]:
+    """`reward.json`: numbers only, since Harbor rejects any other value there, and only keys that mean the
+    same in every task, since Harbor averages each key over all of a job's trials (a missing key counts 0)
+    and draws one column per key in its summary table. So no per-case keys: the counts stand for them here,
+    and each case's status is in `ctrf.json` and `grade.json`. `reward` stays first (what Harbor reads as
+    the trial's reward) and `pass_rate` first in key order (what its progress bar shows)."""
     pr = 1 if grade["pass"] else 0
-    rewards = {
+    cases = grade["cases"]
+    return {
         "reward": pr,
         "pass_rate": pr,
         "success_rate": round(grade["success_rate"], 6),
+        "passed_cases": sum(c["status"] == "pass" for c in cases),
+        "total_cases": len(cases),
     }
+
+
+def ctrf(grade: dict[str, Any]) -> dict[str, Any]:
+    """A CTRF test report of the cases (`ctrf.json`, which Harbor's viewer lists test by test): the case id
+    as name, passed, failed or skipped (not run) as status, the grader's status word as `rawStatus`, the
+    visibility as tag. Ids and statuses only: no argv, input or output of a hidden case."""
+    kind = {"pass": "passed", "not_run": "skipped"}
+    tests = [
+        {
+            "name": c["id"],
+            "status": kind.get(c["status"], "failed"),
+            "rawStatus": c["status"],
+            "duration": round(c["wall_s"] * 1000, 3),
+            "tags": [c["visibility"]],
+        }
+        for c in grade["cases"]
+    ]
+    count = {s: sum(t["status"] == s for t in tests) for s in ("passed", "failed", "skipped")}
+    now_ms = int(time.time() * 1000)
+    summary = {"tests": len(tests), **count, "pending": 0, "other": 0, "start": now_ms, "stop": now_ms}
+    return {
+        "reportFormat": "CTRF",
+        "results": {"tool": {"name": "repozero"}, "summary": summary, "tests": tests},
+    }
+
+
+def write_rewards(grade: dict[str, Any], out: Path) -> None:
+    """Harbor's files in `out` (its /logs/verifier): `reward.txt` (PR), `reward.json` (`rewards`),
+    `ctrf.json` (`ctrf`: each case's status) and `grade.json` (the whole grade). A broken batch
+    (`infra_error`) writes `grade.json` only."""
+    out.mkdir(parents=True, exist_ok=True)
     (out / "grade.json").write_text(json.dumps(grade, indent=1) + "\n")
-    (out / "reward.json").write_text(json.dumps(rewards) + "\n")
-    (out / "reward.txt").write_text(f"{pr}\n")
+    if grade.get("infra_error"):
+        return  # no reward: Harbor reports the trial's verifier as failed, not as a 0 the model earned
+    (out / "ctrf.json").write_text(json.dumps(ctrf(grade), indent=1) + "\n")
+    (out / "reward.json").write_text(json.dumps(rewards(grade)) + "\n")
+    (out / "reward.txt").write_text(f"{1 if grade['pass'] else 0}\n")
 
 
 def main(argv: list[str]) -> int:
