@@ -1,7 +1,7 @@
 """A soak under faults: runs of 200 episodes (Docker sandboxes) against a loopback model server that fails
 5 % of requests (429, 500, cut streams, malformed bodies, truncated answers, invalid tool arguments) and is
 killed -9 and restarted on the same port once a minute, for 20 minutes (runs follow each other until the
-time is up; the last one is let finish). Printed: episodes planned and finished, infra failures, episode
+time is up; the last one is let finish). Printed: episodes planned and finished, infra errors, episode
 retries after an infra failure, model retries, lost episodes (planned but not ended exactly once in the
 results store and the traces — must be 0) and the run process's RSS growth; last line
 `soak_lost_episodes: <n>`. A run that exits non-zero has the last lines of its log printed and is resumed,
@@ -155,7 +155,7 @@ def tally(run_dir: Path, log: Path, out: Path, code: int | None) -> Counter[str]
         planned=len(planned),
         finished=sum(s == "finished" for s in ended.values()),
         infra_error=sum(s == "infra_error" for s in ended.values()),
-        episode_retries=text.count("episode_infra_failure") + text.count("episode_crashed"),
+        episode_retries=text.count("episode_infra_error") + text.count("episode_crashed"),
         model_retries=int(summary.get("model_retries", 0)),
         lost=len(planned - once),
     )

@@ -310,7 +310,7 @@ def orchestrator_phase(
         "wall_s": max(probe.agents_done) - probe.started,
         "tail_s": ended - max(probe.agents_done),
         "episodes": summary.finished,
-        "infra_failures": summary.infra_failures,
+        "infra_errors": summary.infra_errors,
         "grade_s_per_episode": grade_s / max(len(results), 1),
         "rss_per_episode_mib": sampler.per_episode_mib(),
         "peak_in_flight": sampler.peak_in_flight,
@@ -452,7 +452,7 @@ def report(args: argparse.Namespace) -> None:
     print(f"orchestrator_tail_s: {orch['tail_s']:.2f}")
     print(f"orchestrator_grade_s_per_episode: {orch['grade_s_per_episode']:.3f}")
     print(f"orchestrator_episodes_finished: {orch['episodes']}")
-    print(f"orchestrator_infra_failures: {orch['infra_failures']}")
+    print(f"orchestrator_infra_errors: {orch['infra_errors']}")
     print(f"orchestrator_peak_inflight: {orch['peak_in_flight']}")
     print(f"orchestrator_cpu_s: {orch['cpu_s']:.1f}")
     print(f"model_server_cpu_s_bare: {server_cpu[1] - server_cpu[0]:.1f}")

@@ -175,8 +175,8 @@ class Sample(Record, kw_only=True):
     provenance: Provenance = Provenance()
 
     @property
-    def package(self) -> str:
-        """The library name, the unit that clustered statistics resample (`NAME==VER` for PyPI pins,
+    def library(self) -> str:
+        """The library: the source package's name without its pin, the unit that clustered statistics resample (`NAME==VER` for PyPI pins,
         `NAME=VER` for Debian ones)."""
         return self.source.package.split("=")[0]
 

@@ -105,7 +105,7 @@ def dataset_stats(dataset: Dataset, content_hash: str) -> DatasetStats:
     live = [s for s in dataset.samples if s.status == "live"]
     by_library: dict[str, list[Sample]] = defaultdict(list)
     for sample in live:
-        by_library[sample.package].append(sample)
+        by_library[sample.library].append(sample)
     libraries = [_library(name, samples) for name, samples in sorted(by_library.items())]
     calls = [len(c) for s in live if (c := _calls(s)) is not None]
     lines = [g.lines_reached for s in live if (g := _generation(s)) is not None]

@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from repozero.traces.reader import TraceReader
+from repozero.traces.upgrade import upgraded
 
 _VOLATILE = re.compile(
     r"(^|_)(id|at|s|ts|time|times|timings|wall|duration|durations|writer|shard|offset|run|started|finished"
@@ -59,6 +60,32 @@ def snapshot(run_dir: Path) -> dict[str, Any]:
         raw = msgspec.to_builtins(record)
         groups.setdefault(f"{raw.get('kind', '')}:{raw.get('episode_id', '')}", []).append(clean(raw))
     return {"results": results, "rounds": rounds, "cases": cases, "records": dict(sorted(groups.items()))}
+
+
+_RESULT_NAMES_V2 = {
+    "tokens_in": "prompt_tokens",
+    "tokens_out": "completion_tokens",
+    "cost": "cost_usd",
+    "package": "library",
+}
+
+
+def under_todays_names(golden: dict[str, Any]) -> dict[str, Any]:
+    """A golden made before one name per fact (trace schema 2) under today's names, values untouched: the
+    trace records as the reader upgrades schema-1 lines, the stored results as the store reads older rows."""
+
+    def renamed(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {_RESULT_NAMES_V2.get(k, k): renamed(v) for k, v in value.items()}
+        return [renamed(v) for v in value] if isinstance(value, list) else value
+
+    records = {group: [upgraded(r) or r for r in lines] for group, lines in golden["records"].items()}
+    return {
+        **golden,
+        "results": renamed(golden["results"]),
+        "rounds": renamed(golden["rounds"]),
+        "records": records,
+    }
 
 
 def missing(golden: Any, actual: Any, path: str = "") -> list[str]:

@@ -32,7 +32,7 @@ def reply(
             Choice(message=Message(role="assistant", content=content, tool_calls=calls), finish_reason=finish)
         ],  # type: ignore[arg-type]
         usage=Usage(prompt_tokens=tokens, completion_tokens=tokens),
-        cost=cost,
+        cost_usd=cost,
         timings=Timings(started_at=time.time()),
     )
 

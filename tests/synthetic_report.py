@@ -33,7 +33,7 @@ class SynthEpisode:
 
     sample: str
     attempt: int = 0
-    package: str = "lib"
+    library: str = "lib"
     subset: str = "py2js"
     difficulty: str = "easy"
     category: str = "utility"
@@ -41,9 +41,9 @@ class SynthEpisode:
     success_rate: float = 0.0
     failure_category: str | None = "mismatch"
     rounds: list[tuple[bool, float]] = field(default_factory=list)
-    tokens_in: int = 0
-    tokens_out: int = 0
-    cost: float = 0.0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
     status: str = "finished"
 
 
@@ -147,10 +147,10 @@ def _result(episode_id: str, e: SynthEpisode) -> EpisodeResult:
         infra_detail="sandbox died" if e.status == "infra_error" else "",
         rounds_used=max(len(e.rounds) - 1, 0),
         exit_status="submitted",
-        tokens_in=e.tokens_in,
-        tokens_out=e.tokens_out,
-        cost=e.cost,
-        package=e.package,
+        prompt_tokens=e.prompt_tokens,
+        completion_tokens=e.completion_tokens,
+        cost_usd=e.cost_usd,
+        library=e.library,
         difficulty=e.difficulty,
         category=e.category,
         subset=e.subset,
@@ -191,7 +191,7 @@ def _random_episode(
     rng: random.Random,
     sample: str,
     attempt: int,
-    package: str,
+    library: str,
     subset: str,
     difficulty: str,
     p: float,
@@ -213,7 +213,7 @@ def _random_episode(
     return SynthEpisode(
         sample=sample,
         attempt=attempt,
-        package=package,
+        library=library,
         subset=subset,
         difficulty=difficulty,
         category=_CATEGORIES[lib % len(_CATEGORIES)],
@@ -221,9 +221,9 @@ def _random_episode(
         success_rate=rate,
         failure_category=None if passed else rng.choice(_FAILURES[:-1] + _FAILURES[-1:] * 4),
         rounds=rounds,
-        tokens_in=tokens,
-        tokens_out=tokens // 8,
-        cost=tokens * 2.5e-6,
+        prompt_tokens=tokens,
+        completion_tokens=tokens // 8,
+        cost_usd=tokens * 2.5e-6,
     )
 
 

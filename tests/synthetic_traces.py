@@ -171,10 +171,10 @@ def episode_events(
         messages += [reply, TraceMessage(role="tool", content=output, tool_call_id=f"t{step}")]
     events += _round_events(eid, conv, steps, now, rng)
     rewards = Rewards(
-        hidden_pass_rate=[0.9],
-        hidden_solved=[False],
-        visible_pass_rate=[1.0],
-        visible_solved=[True],
+        hidden_success_rate=[0.9],
+        hidden_passed=[False],
+        visible_success_rate=[1.0],
+        visible_passed=[True],
         build_ok=True,
     )
     events.append(
@@ -192,7 +192,7 @@ def episode_events(
                 termination_reason="rounds_exhausted",
                 rewards=rewards,
                 reward=0.9,
-                reward_formula="hidden_pass_rate",
+                reward_formula="hidden_success_rate",
                 model_calls=steps,
                 rounds=1,
                 started_at=now,
@@ -214,8 +214,8 @@ def _next_tokens(rng: random.Random, prev: TokenTrace | None, last: TraceMessage
 
 
 def _round_events(eid: str, conv: str, steps: int, now: float, rng: random.Random) -> list[Event]:
-    hidden = GradeSummary(pass_rate=0.9, solved=False, passed=9, total=10)
-    visible = GradeSummary(pass_rate=1.0, solved=True, passed=2, total=2)
+    hidden = GradeSummary(passed=False, success_rate=0.9, passed_cases=9, total=10)
+    visible = GradeSummary(passed=True, success_rate=1.0, passed_cases=2, total=2)
     verdicts = [
         OracleVerdict(input_id="f0", argv=["--n", "3"], kept=True, stdout=b"3\n", exit_code=0, repeats=3),
         OracleVerdict(

@@ -159,7 +159,7 @@ async def test_exit_context_limit_format_errors_model_error(scripted: Any) -> No
     )
     assert two.exit_status == "submitted" and "(found 2)" in model.requests[1][-1].content
     err, _ = await _run_bash(scripted, [ModelError("endpoint down")], AgentLimits())
-    assert err.exit_status == "model_error" and err.infra_failure and "endpoint down" in err.error
+    assert err.exit_status == "model_error" and err.infra_error and "endpoint down" in err.error
 
 
 async def test_steps_left_notice_and_truncation(scripted: Any) -> None:

@@ -87,9 +87,9 @@ def test_difficulty_labels_follow_the_written_rule() -> None:
 def test_the_split_is_by_library_as_the_make_script_says() -> None:
     maker = _maker()
     samples = load_dataset("builtin:c2rust-lite").samples
-    assert maker.TRAIN <= {s.package for s in samples}
+    assert maker.TRAIN <= {s.library for s in samples}
     for sample in samples:
-        assert sample.split == ("train" if sample.package in maker.TRAIN else "test"), sample.id
+        assert sample.split == ("train" if sample.library in maker.TRAIN else "test"), sample.id
     train = sorted(s.id for s in samples if s.split == "train")
     assert train == ["cjson-build", "cjson-minify", "cjson-parse-print", "cjson-query"]
     assert len(samples) - len(train) == 8

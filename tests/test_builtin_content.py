@@ -34,7 +34,7 @@ def test_builtin_dataset_loads_with_enough_samples_packages_and_cases() -> None:
     dataset = load_dataset("builtin:py2js-lite")
     assert dataset.info.name == "py2js-lite"
     assert len(dataset.samples) >= 20
-    assert len({s.package for s in dataset.samples}) >= 8
+    assert len({s.library for s in dataset.samples}) >= 8
     assert len({s.category for s in dataset.samples}) == 5
     assert {s.difficulty for s in dataset.samples} == {"easy", "medium", "hard"}
     for sample in dataset.samples:
@@ -60,9 +60,9 @@ def test_difficulty_labels_follow_the_written_rule() -> None:
 def test_the_split_is_by_library_as_the_make_script_says() -> None:
     make = _tool("make_py2js_lite")
     samples = load_dataset("builtin:py2js-lite").samples
-    assert make.TRAIN <= {s.package for s in samples}
+    assert make.TRAIN <= {s.library for s in samples}
     for sample in samples:
-        assert sample.split == ("train" if sample.package in make.TRAIN else "test"), sample.id
+        assert sample.split == ("train" if sample.library in make.TRAIN else "test"), sample.id
     train = {s.id for s in samples if s.split == "train"}
     assert sorted(train) == [
         "humanize-numbers", "humanize-size", "jsonpointer-resolve", "moreitertools-combinatorics",

@@ -72,10 +72,10 @@ def test_every_sample_is_what_generate_wrote(name: str) -> None:
         assert sample.difficulty_rule == f"dataset generate: {MEASURED_RULE}"
         assert sample.difficulty == measured_difficulty(len(made.api_calls), made.lines_reached), sample.id
         assert sample.split == libraries[library]["split"]
-        splits.setdefault(sample.package, set()).add(sample.split)
+        splits.setdefault(sample.library, set()).add(sample.split)
     assert all(len(s) == 1 for s in splits.values())  # no library in both splits
-    gold = {sample.package for sample in dataset.samples if dataset.gold_dir(sample.id).is_dir()}
-    assert gold == {s.package for s in dataset.samples}, "a library without a gold sample"
+    gold = {sample.library for sample in dataset.samples if dataset.gold_dir(sample.id).is_dir()}
+    assert gold == {s.library for s in dataset.samples}, "a library without a gold sample"
 
 
 def test_summaries_account_for_every_program(name: str) -> None:

@@ -125,7 +125,7 @@ def test_cli_list_json_and_bad_dataset(tmp_path: Path) -> None:
     assert json.loads(out) == [
         {
             "id": "s1",
-            "package": "demo",
+            "library": "demo",
             "subset": "py2js",
             "difficulty": "medium",
             "category": "uncategorized",

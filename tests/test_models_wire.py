@@ -92,7 +92,7 @@ async def test_same_answer_gives_the_same_response_from_openai_and_anthropic() -
     assert via_openai.finish_reason == "tool_calls"
     assert via_openai.tool_calls[0].parsed == {"command": "ls | wc -l"}
     assert via_openai.usage == Usage(prompt_tokens=120, completion_tokens=17, cached_tokens=100)
-    assert via_openai.cost == pytest.approx((20 * 3.0 + 100 * 0.3 + 17 * 15.0) / 1e6)
+    assert via_openai.cost_usd == pytest.approx((20 * 3.0 + 100 * 0.3 + 17 * 15.0) / 1e6)
 
 
 @pytest.mark.anyio
@@ -255,10 +255,10 @@ async def test_totals_per_call_session_and_run() -> None:
                     await two.complete(HISTORY),
                 ]
                 run, first, second = models.totals(), one.totals(), two.totals()
-    assert all(c.cost == pytest.approx((30 * 1.0 + 12 * 2.0) / 1e6) for c in calls)
+    assert all(c.cost_usd == pytest.approx((30 * 1.0 + 12 * 2.0) / 1e6) for c in calls)
     assert (first.calls, second.calls, run.calls) == (2, 1, 3)
     assert run.prompt_tokens == 90 and first.prompt_tokens == 60 and second.completion_tokens == 12
-    assert run.cost == pytest.approx(sum(c.cost for c in calls))
+    assert run.cost_usd == pytest.approx(sum(c.cost_usd for c in calls))
     assert models.totals_by_endpoint()["e"] == run
 
 

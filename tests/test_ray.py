@@ -89,7 +89,7 @@ def test_ray_run_gives_the_local_results_table(cluster: Any, tmp_path: Path) -> 
     local = start_run(config, _spec(tmp_path / "local"), display="off")
     with structlog.testing.capture_logs() as logs:
         on_ray = start_run(config, _spec(tmp_path / "ray"), display="off", executor=_executor(cluster))
-    assert (on_ray.finished, on_ray.pass_rate, on_ray.infra_failures) == (local.finished, local.pass_rate, 0)
+    assert (on_ray.finished, on_ray.pass_rate, on_ray.infra_errors) == (local.finished, local.pass_rate, 0)
     assert local.finished == 4
     assert _table(tmp_path / "ray") == _table(tmp_path / "local")
     nodes = R.nodes_json(tmp_path / "ray")

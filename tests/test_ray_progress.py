@@ -33,8 +33,8 @@ def test_a_reopened_episode_is_no_longer_done_but_its_tokens_stay_spent() -> Non
     progress = RunProgress(3)
     for episode, solved in (("e0", True), ("e1", False)):
         progress.started(episode)
-        progress.ended(episode, infra_failure=False, solved=solved, tokens=10, cost_usd=0.5)
-    progress.reopened(infra_failure=False, solved=True)
+        progress.ended(episode, infra_error=False, solved=solved, tokens=10, cost_usd=0.5)
+    progress.reopened(infra_error=False, solved=True)
     s = progress.snapshot()
     assert (s.done, s.scored, s.solved, s.pass_rate, s.tokens, s.cost_usd) == (1, 1, 0, 0.0, 20, 1.0)
 

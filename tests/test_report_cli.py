@@ -17,7 +17,7 @@ from .synthetic_report import SynthEpisode, write_run
 def runs(tmp_path: Path) -> list[Path]:
     episodes = [
         SynthEpisode(
-            sample=f"s{i}", package=f"lib{i % 3}", passed=i % 2 == 0, success_rate=0.5 + (i % 2 == 0) / 2
+            sample=f"s{i}", library=f"lib{i % 3}", passed=i % 2 == 0, success_rate=0.5 + (i % 2 == 0) / 2
         )
         for i in range(9)
     ]

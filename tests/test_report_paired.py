@@ -96,7 +96,7 @@ def rr(r: int, passed: bool, tokens: int, cost: float) -> RoundResult:
         hidden_success_rate=1.0 if passed else 0.0,
         failure_category=None,
         tokens=tokens,
-        cost=cost,
+        cost_usd=cost,
     )
 
 

@@ -20,68 +20,68 @@ def _episodes() -> list[SynthEpisode]:
     return [
         SynthEpisode(
             sample="a1",
-            package="libA",
+            library="libA",
             category="math",
             difficulty="easy",
             passed=True,
             success_rate=1.0,
             rounds=[(True, 1.0)],
-            tokens_in=1000,
-            tokens_out=100,
-            cost=0.01,
+            prompt_tokens=1000,
+            completion_tokens=100,
+            cost_usd=0.01,
         ),
         SynthEpisode(
             sample="a2",
-            package="libA",
+            library="libA",
             category="math",
             difficulty="easy",
             passed=True,
             success_rate=1.0,
             rounds=[(False, 0.5), (True, 1.0)],
-            tokens_in=2000,
-            tokens_out=200,
-            cost=0.02,
+            prompt_tokens=2000,
+            completion_tokens=200,
+            cost_usd=0.02,
         ),
         SynthEpisode(
             sample="a3",
-            package="libA",
+            library="libA",
             category="math",
             difficulty="hard",
             passed=False,
             success_rate=0.6,
             rounds=[(False, 0.2), (False, 0.4), (False, 0.6)],
-            tokens_in=3000,
-            cost=0.03,
+            prompt_tokens=3000,
+            cost_usd=0.03,
         ),
         SynthEpisode(
             sample="b1",
-            package="libB",
+            library="libB",
             category="text",
             difficulty="medium",
             passed=False,
             failure_category="no_executable",
             success_rate=0.0,
             rounds=[(False, 0.0)] * 3,
-            cost=0.04,
+            cost_usd=0.04,
         ),
         SynthEpisode(
             sample="c1",
-            package="libC",
+            library="libC",
             category="math",
             subset="c2rust",
             passed=True,
             success_rate=1.0,
             rounds=[(True, 1.0)],
-            cost=0.05,
+            cost_usd=0.05,
         ),
         SynthEpisode(
             sample="c2",
-            package="libC",
+            library="libC",
             subset="c2rust",
             status="infra_error",
             rounds=[],
-            cost=0.05,
-            tokens_in=6000,
+            cost_usd=0.05,
+            prompt_tokens=6000,
         ),
     ]
 
@@ -125,7 +125,7 @@ def test_summary_micro_macro_and_infra_apart(report: Report) -> None:
     assert pr.mean == pytest.approx(0.6)
     assert pr.macro == pytest.approx((2 / 3 + 0 + 1) / 3)
     assert (pr.n, pr.libraries) == (5, 3)
-    assert _row(report, "summary", "infra failures (not scored)") == [1]
+    assert _row(report, "summary", "infra errors (not scored)") == [1]
     assert _row(report, "summary", "episodes scored / planned") == ["5 / 6"]
     # the same population gets the same interval in every table
     assert _row(report, "pr_by_difficulty", "all subsets")[0] == pr
@@ -156,7 +156,7 @@ def test_failure_breakdown_shares_and_infra_counted_apart(report: Report) -> Non
     assert share("no_executable").fraction == pytest.approx(1 / 5)
     assert share("mismatch").fraction == pytest.approx(1 / 5)
     assert share("cheat").count == share("whitebox_fail").count == share("runtime_error").count == 0
-    assert _row(report, "failures", "infra failures (apart)") == [1]
+    assert _row(report, "failures", "infra errors (apart)") == [1]
 
 
 def test_cost_per_episode_includes_infra_spend(report: Report) -> None:
@@ -174,7 +174,7 @@ def test_pass_at_k_matches_brute_force_over_attempts(tmp_path: Path) -> None:
     }
     episodes = [
         SynthEpisode(
-            sample=s, attempt=a, package=f"lib{s}", passed=p, success_rate=float(p), rounds=[(p, float(p))]
+            sample=s, attempt=a, library=f"lib{s}", passed=p, success_rate=float(p), rounds=[(p, float(p))]
         )
         for s, results in outcomes.items()
         for a, p in enumerate(results)
@@ -194,7 +194,7 @@ def test_pass_at_k_matches_brute_force_over_attempts(tmp_path: Path) -> None:
 def test_clustered_spread_wider_than_iid_in_a_report(tmp_path: Path) -> None:
     episodes = [
         SynthEpisode(
-            sample=f"lib{i}/t{j}", package=f"lib{i}", passed=i % 2 == 0, success_rate=float(i % 2 == 0)
+            sample=f"lib{i}/t{j}", library=f"lib{i}", passed=i % 2 == 0, success_rate=float(i % 2 == 0)
         )
         for i in range(4)
         for j in range(20)

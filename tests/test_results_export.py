@@ -26,7 +26,7 @@ def round_result(r: int, passed: bool, tokens: int) -> RoundResult:
         hidden_success_rate=1.0 if passed else 0.25,
         failure_category=None,
         tokens=tokens,
-        cost=tokens / 1e6,
+        cost_usd=tokens / 1e6,
     )
 
 
@@ -56,9 +56,9 @@ def make_cell(
                 infra_error=False,
                 rounds_used=len(passes),
                 exit_status="submitted",
-                tokens_in=rounds[-1].tokens - 10,
-                tokens_out=10,
-                cost=rounds[-1].cost,
+                prompt_tokens=rounds[-1].tokens - 10,
+                completion_tokens=10,
+                cost_usd=rounds[-1].cost_usd,
                 rounds=rounds,
             )
         )

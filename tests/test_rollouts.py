@@ -103,7 +103,7 @@ async def test_a_group_of_8_on_a_builtin_sample_is_the_servers_ids_call_by_call(
         assert t.token_fidelity == "exact" and [s.start for s in t.segments] == ["first"]
         assert 0 in t.response_mask  # the commands' outputs came back between the calls
         assert t.reward == 1.0 and not t.reward_masked and not t.truncated and t.termination == "solved"
-        assert [(r.hidden_solved, r.visible_solved) for r in t.rounds] == [(True, True)]
+        assert [(r.hidden_passed, r.visible_passed) for r in t.rounds] == [(True, True)]
         assert t.cheat_penalty == 0.0 and t.policy_versions == [0] * len(t.calls)
 
 
@@ -185,7 +185,7 @@ async def test_a_trimmed_history_splits_the_trajectory_into_flagged_segments() -
     (whole, tested), (split,) = kept.trajectories, trimmed.trajectories
     for t in (whole, tested, split):
         check_exact(t, recorder.calls)
-    assert whole.reward == 1.0 and [r.hidden_solved for r in whole.rounds] == [False, True]  # fixed
+    assert whole.reward == 1.0 and [r.hidden_passed for r in whole.rounds] == [False, True]  # fixed
     assert [(s.role, s.start) for s in whole.segments] == [("coder", "first")]
     assert (tested.role, [(s.role, s.start) for s in tested.segments]) == ("tester", [("tester", "first")])
     assert whole.prefix_breaks == 0 and whole.policy_versions == [3] * len(whole.calls)

@@ -35,19 +35,19 @@ async def test_a_trainers_loop_writes_the_gold_tree_and_earns_both_rewards() -> 
                 obs, reward, done, info = await env.step(Exec(command="node test.mjs --text Hello-World"))
                 assert info.exit_code == 0
                 obs, reward, done, info = await env.step(GradeVisible())
-                assert (reward, done, info.visible_solved) == (1.0, False, True)
+                assert (reward, done, info.visible_passed) == (1.0, False, True)
                 assert "visible cases pass" in obs
                 obs, reward, done, info = await env.step(Submit())
                 assert (reward, done) == (1.0, True)
                 obs, reward, done, info = await env.step("ls")
                 assert done and info.error == "episode ended"
                 assert await env.final_reward() == 1.0
-                assert env.grades is not None and env.grades.hidden_solved and env.grades.cheat_penalty == 0.0
+                assert env.grades is not None and env.grades.hidden_passed and env.grades.cheat_penalty == 0.0
 
             async with engine.environment("fx-slug") as empty:  # nothing written: nothing to run
                 await empty.reset()
                 obs, reward, done, info = await empty.step(GradeVisible())
-                assert reward == 0.0 and info.visible_solved is False and not done
+                assert reward == 0.0 and info.visible_passed is False and not done
                 assert await empty.final_reward() == 0.0
 
 

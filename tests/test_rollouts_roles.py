@@ -87,7 +87,7 @@ async def test_two_roles_give_two_trajectories_per_episode_each_the_servers_ids_
             assert t.token_fidelity == "exact" and not t.reward_masked
         assert coder.num_turns + tester.num_turns == calls[eid]  # every call in its role's trajectory
         assert tester.segments[0].start == "first" and coder.segments[0].start == "first"
-        assert coder.reward == float(coder.rounds[-1].hidden_solved)  # the grade
+        assert coder.reward == float(coder.rounds[-1].hidden_passed)  # the grade
         first = tester.rounds[0]
         diverged = sum(
             i.kept and i.status not in ("pass", "not_run", "infra_error") for i in first.tester_inputs
@@ -144,7 +144,7 @@ async def test_the_testers_reward_on_planted_inputs_is_the_formula_in_rollouts_t
     round0 = (3 - 5 - 2) / ASKED
     round1 = (0 - (11 + 13 + 13) - 2) / ASKED
     assert (round0, round1) == (-0.5, -4.875)
-    assert [r.hidden_solved for r in coder.rounds] == [False, True] and coder.reward == 1.0
+    assert [r.hidden_passed for r in coder.rounds] == [False, True] and coder.reward == 1.0
     first, second = tester.rounds
     assert (first.tester_asked, first.tester_rejected, first.fresh_inputs, first.fresh_kept) == (8, 5, 8, 6)
     assert (first.fresh_diverged, first.tester_reward) == (3, round0)
@@ -188,12 +188,12 @@ def test_the_formula_counts_each_divergence_once_and_every_invalid_input() -> No
     assert round_tester_reward(asked=8, diverged=8, rejected=0, dropped=0) == 1.0
     assert round_tester_reward(asked=0, diverged=0, rejected=0, dropped=0) is None  # the tester did not run
     rounds = [
-        RoundReward(round=0, hidden_pass_rate=0.0, hidden_solved=False, visible_pass_rate=0.0,
-                    visible_solved=False, tester_reward=0.25),
-        RoundReward(round=1, hidden_pass_rate=1.0, hidden_solved=True, visible_pass_rate=1.0,
-                    visible_solved=True, tester_reward=None),
-        RoundReward(round=2, hidden_pass_rate=1.0, hidden_solved=True, visible_pass_rate=1.0,
-                    visible_solved=True, tester_reward=-0.75),
+        RoundReward(round=0, hidden_success_rate=0.0, hidden_passed=False, visible_success_rate=0.0,
+                    visible_passed=False, tester_reward=0.25),
+        RoundReward(round=1, hidden_success_rate=1.0, hidden_passed=True, visible_success_rate=1.0,
+                    visible_passed=True, tester_reward=None),
+        RoundReward(round=2, hidden_success_rate=1.0, hidden_passed=True, visible_success_rate=1.0,
+                    visible_passed=True, tester_reward=-0.75),
     ]  # fmt: skip
     assert divergence_reward(rounds) == -0.25 and divergence_reward(rounds[1:2]) is None
     with pytest.raises(UsageError, match="rewards for coder, not among roles"):
@@ -303,7 +303,7 @@ async def test_a_group_on_a_branching_session_follows_each_episodes_chosen_path(
     assert root in kept and len(kept) == 2 and next(iter(kept - {root})).startswith(f"{root}~b")
     for t in (coder, tester):
         check_exact(t, recorder.calls)
-    assert coder.reward == 1.0 and [r.hidden_solved for r in coder.rounds] == [False, True]
+    assert coder.reward == 1.0 and [r.hidden_passed for r in coder.rounds] == [False, True]
     # round 0 (the prefix): 3 of 8 diverge; round 1 (the kept branch): the same 3 inputs, known now, are
     # rejected on each of the tester's 3 attempts: -9/8
     assert [r.tester_reward for r in tester.rounds] == [0.375, -1.125] and tester.reward == -0.375

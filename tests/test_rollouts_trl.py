@@ -89,7 +89,7 @@ def test_trls_generation_path_takes_our_episodes_prompt_by_prompt(tmp_path: Path
     assert extra["repozero_reward_masked"] == [False] * 4 and extra["repozero_policy_version"] == [3] * 4
     assert len(set(extra["repozero_episode_id"])) == 4 and "env_mask" not in extra
     assert extra["repozero_segment"] == [0] * 4 and extra["repozero_segments"] == [1] * 4  # one stream each
-    rates = [r[0] for r in extra["repozero_round_pass_rates"]]  # hidden PR of round 0
+    rates = [r[0] for r in extra["repozero_round_success_rates"]]  # hidden PR of round 0
     assert rates[:2] == [1.0, 1.0] and rates[2] == rates[3] < 1.0
     for i in range(4):
         assert prompt_ids[i] == raw["prompt_ids"][i] and completion_ids[i] == raw["completion_ids"][i]

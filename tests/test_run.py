@@ -65,7 +65,7 @@ def test_mixed_policies_and_ace_budget(tmp_path: Path) -> None:
     out = json.loads(
         run("--dataset", str(ds), "--model", mix, "--ace-rounds", "1", "--out", str(tmp_path / "r1")).stdout
     )
-    assert out["episodes"] == 4 and out["finished"] == 4 and out["infra_failures"] == 0
+    assert out["episodes"] == 4 and out["finished"] == 4 and out["infra_errors"] == 0
     per = rounds_of(tmp_path / "r1")
     assert per["fx-slug--a0"][0][0] is True  # passes in round 0
     assert [p for p, _ in per["fx-stats--a0"]] == [False, True]  # only after feedback

@@ -271,7 +271,7 @@ def test_memory_stays_flat_in_the_number_of_finished_episodes(tmp_path: Path) ->
         out=str(tmp_path / "run"), concurrency=4,
     )  # fmt: skip
     summary = start_run(load_config(), spec, display="off", sinks=[probe])
-    assert summary.finished == 40 and summary.infra_failures == 0
+    assert summary.finished == 40 and summary.infra_errors == 0
     by_type, blocks = probe.growth()
     # Bound methods of locks come with anyio's worker threads: a pool that grows to at most 40 threads.
     by_type.pop("builtin_function_or_method", None)

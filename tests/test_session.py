@@ -54,7 +54,7 @@ def test_two_episodes_on_a_plain_asyncio_loop_write_nothing(
     for r in (a, b):
         assert r.success_rate == 1.0 and r.reward == 1.0 and r.termination == "solved"
         assert len(r.rounds) == 1 and r.rounds[0].hidden_passed and r.rounds[0].visible_passed
-        assert r.tokens == r.tokens_in + r.tokens_out > 0 and r.cost_usd == 0.0
+        assert r.tokens == r.prompt_tokens + r.completion_tokens > 0 and r.cost_usd == 0.0
     assert os.listdir(tmp_path) == []
 
 

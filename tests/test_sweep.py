@@ -199,7 +199,7 @@ def test_pilot_projects_from_finished_episodes(tmp_path: Path) -> None:
         assert (cell["planned"], cell["done"], cell["to_do"]) == (6, 1, 5)
         db = sqlite3.connect(out / "cells" / cell["cell_key"] / "results.sqlite")
         (result,) = db.execute("SELECT result FROM episodes WHERE status = 'finished'").fetchone()
-        tokens = json.loads(result)["tokens_in"] + json.loads(result)["tokens_out"]
+        tokens = json.loads(result)["prompt_tokens"] + json.loads(result)["completion_tokens"]
         assert tokens > 0 and cell["projected_tokens"] == 5 * tokens
         assert cell["projected_usd"] == 0.0  # the loopback endpoint has no price table
     again = sweep(spec, out, "--pilot", "1", "--dry-run")  # the pilot's episodes count: nothing reruns

@@ -79,7 +79,7 @@ async def test_cached_and_reasoning_tokens_reach_the_agent_result_apart() -> Non
     assert (result.prompt_tokens, result.cached_tokens) == (240, 200)
     assert (result.completion_tokens, result.reasoning_tokens) == (80, 50)
     one = (20 * 3.0 + 100 * 0.3 + 15 * 15.0 + 25 * 10.0) / 1e6
-    assert result.cost == pytest.approx(2 * one)
+    assert result.cost_usd == pytest.approx(2 * one)
 
 
 def test_the_cost_table_counts_cached_and_reasoning_tokens_apart(tmp_path: Path) -> None:
@@ -87,7 +87,7 @@ def test_the_cost_table_counts_cached_and_reasoning_tokens_apart(tmp_path: Path)
         return EpisodeResult(
             episode_id=f"s--a{attempt}", sample="s", attempt=attempt, passed=True, success_rate=1.0,
             failure_category=None, cheat_flags=[], infra_error=False, rounds_used=1, exit_status="submitted",
-            tokens_in=1000, tokens_out=300, cached_tokens=cached, reasoning_tokens=reasoning, cost=0.01,
+            prompt_tokens=1000, completion_tokens=300, cached_tokens=cached, reasoning_tokens=reasoning, cost_usd=0.01,
         )  # fmt: skip
 
     run_dir = write_run(tmp_path / "run", [SynthEpisode(sample="s", attempt=a) for a in (0, 1)], attempts=2)

@@ -211,7 +211,7 @@ async def test_token_mode_keeps_one_exact_stream_where_chat_mode_splits(tokenize
     for t, _ in split:
         assert t.reward == 1.0 and t.prefix_breaks == len(t.calls) - 1 > 1
     for t, calls in whole:
-        assert t.reward == 1.0 and [r.hidden_solved for r in t.rounds] == [False, True]
+        assert t.reward == 1.0 and [r.hidden_passed for r in t.rounds] == [False, True]
         assert t.token_fidelity == "exact" and t.prefix_breaks == 0 and not t.segmented
         assert {c.round for c in t.calls} == {0, 1}  # the feedback turn continued the same stream
         ids = t.prompt_ids + t.response_ids

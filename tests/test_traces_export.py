@@ -142,7 +142,7 @@ def test_every_format_loads_and_holds_what_was_captured(tmp_path: Path) -> None:
     assert summary.files == {"episodes.parquet": 6, "steps.parquet": total}
     episodes = rows(tmp_path / "pq" / "episodes.parquet")
     assert {e["episode_id"] for e in episodes} == set(captured)
-    assert all(e["hidden_pass_rate"] == [0.9] and e["model_calls"] == 4 for e in episodes)
+    assert all(e["hidden_success_rate"] == [0.9] and e["model_calls"] == 4 for e in episodes)
     history: dict[str, list[dict[str, Any]]] = {}
     for row in rows(tmp_path / "pq" / "steps.parquet"):  # new messages rebuild every request
         call = captured[row["episode_id"]][row["step_index"]]
@@ -190,12 +190,12 @@ def test_only_the_last_try_of_finished_episodes(tmp_path: Path) -> None:
 
 
 def _varied(tmp_path: Path) -> Path:
-    """12 episodes in 3 groups of 4: rewards, statuses, roles, cheats and infra failures vary."""
+    """12 episodes in 3 groups of 4: rewards, statuses, roles, cheats and infra errors vary."""
     eps = synthetic(12)
     eps[0] = edit(eps[0], status="solved", reward=1.0)
     eps[1] = edit(eps[1], status="solved", reward=1.0)
     eps[2] = edit(eps[2], reward=0.2, cheat_flags=["reads_oracle"], failure_category="cheat")
-    eps[3] = edit(eps[3], status="error", infra_failure=True, reward=0.0, termination_reason="infra_error")
+    eps[3] = edit(eps[3], status="error", infra_error=True, reward=0.0, termination_reason="infra_error")
     for i in (4, 5, 6, 7):  # group g1: every attempt scored 0.9 -> zero variance
         eps[i] = edit(eps[i], reward=0.9)
     eps[10] = edit(eps[10], reward=0.5)
@@ -213,7 +213,7 @@ def _varied(tmp_path: Path) -> Path:
 @pytest.mark.parametrize(
     ("filters", "expected", "reason"),
     [
-        ({}, 11, {"episode:infra_failure": 1}),
+        ({}, 11, {"episode:infra_error": 1}),
         ({"keep_infra": True}, 12, {}),
         ({"passed_only": True}, 2, {"episode:not_passed": 9}),
         ({"min_reward": 0.5}, 10, {"episode:below_min_reward": 1}),
@@ -341,7 +341,7 @@ def test_output_folder_is_never_half_written(tmp_path: Path) -> None:
 
 def test_reward_formula_recomputes_from_named_rewards(tmp_path: Path) -> None:
     run = write_traces(tmp_path / "run", flat(synthetic(3)))
-    summary = export(run, tmp_path / "out", "parquet", reward_formula="visible_solved")
+    summary = export(run, tmp_path / "out", "parquet", reward_formula="visible_passed")
     assert summary.rows == 3 + 9
     assert {e["reward"] for e in rows(tmp_path / "out" / "episodes.parquet")} == {1.0}  # visible solved
     with pytest.raises(UsageError, match="unknown"):

@@ -89,8 +89,8 @@ def _reachable_fields(tp: typing.Any, seen: set[typing.Any]) -> set[str]:
 def test_hidden_grades_have_no_field_that_could_hold_an_input_or_output() -> None:
     reachable = _reachable_fields(HiddenGradeRecord, set())
     allowed = {
-        "kind", "schema_version", "episode_id", "round", "grader_version", "summary", "pass_rate", "solved",
-        "passed", "total", "infra_errors", "build_ok", "failure_category", "cheat_flags", "cases", "case_id",
+        "kind", "schema_version", "episode_id", "round", "grader_version", "summary", "success_rate",
+        "passed", "passed_cases", "total", "infra_errors", "build_ok", "failure_category", "cheat_flags", "cases", "case_id",
         "status", "wall_s",
     }  # fmt: skip
     assert reachable <= allowed, reachable - allowed
@@ -108,10 +108,10 @@ def test_a_hidden_case_line_carrying_an_input_is_rejected_on_read() -> None:
 
 
 def test_named_reward_formulas() -> None:
-    rewards = Rewards(hidden_pass_rate=[0.5, 0.75], hidden_solved=[False, True], build_ok=False)
-    assert compute_reward("hidden_pass_rate", rewards) == 0.75
-    assert compute_reward("hidden_solved", rewards) == 1.0
-    assert compute_reward("hidden_pass_rate_if_built", rewards) == 0.0
-    assert compute_reward("visible_solved", rewards) == 0.0
-    with pytest.raises(ConfigError, match="known: hidden_pass_rate"):
+    rewards = Rewards(hidden_success_rate=[0.5, 0.75], hidden_passed=[False, True], build_ok=False)
+    assert compute_reward("hidden_success_rate", rewards) == 0.75
+    assert compute_reward("hidden_passed", rewards) == 1.0
+    assert compute_reward("hidden_success_rate_if_built", rewards) == 0.0
+    assert compute_reward("visible_passed", rewards) == 0.0
+    with pytest.raises(ConfigError, match="known: hidden_passed, hidden_success_rate"):
         compute_reward("nope", rewards)

@@ -143,7 +143,7 @@ def test_a_venv_and_the_system_interpreter_run_at_once_without_breaking_each_oth
             assert event not in text, (name, event)
     summaries = [json.loads((tmp_path / f"{n}-run.json").read_text()) for n in ("system", "venv")]
     for summary in summaries:
-        assert summary["finished"] == summary["scored"] == 11 and summary["infra_failures"] == 0, summary
+        assert summary["finished"] == summary["scored"] == 11 and summary["infra_errors"] == 0, summary
         assert summary["pass_rate"] == summary["success_rate"] == 1.0, summary
     started = [_stamp(line) for line in logs["system"].read_text().splitlines() if "episode_started" in line]
     assert max(started) > overlap, "the first run started no episode while the second's sandboxes were live"

@@ -74,12 +74,17 @@ from .records import (
     TokenDelta,
     ToolExecutionRecord,
     TraceRecord,
-    manifest_decoder,
-    record_decoder,
 )
-from .rewards import REWARD_FORMULAS, TESTER_REWARD_FORMULA, compute_reward, round_tester_reward
+from .rewards import (
+    REWARD_FORMULAS,
+    TESTER_REWARD_FORMULA,
+    compute_reward,
+    formula_name,
+    round_tester_reward,
+)
 from .sink import TraceSink
 from .store import TraceWriter, WriterStats
+from .upgrade import manifest_decoder, record_decoder
 
 __all__ = [
     "REWARD_FORMULAS",
@@ -155,6 +160,7 @@ __all__ = [
     "compute_reward",
     "episode_of",
     "event_decoder",
+    "formula_name",
     "manifest_decoder",
     "record_decoder",
     "record_of",

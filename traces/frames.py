@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
 import msgspec
 import zstandard
@@ -35,8 +35,12 @@ class TraceFormatError(RepoZeroError):
     exit_code = 2
 
 
+class LineDecoder(Protocol):
+    def decode(self, line: bytes, /) -> Any: ...
+
+
 def frame_error(
-    path: Path, offset: int, payload: bytes, exc: msgspec.DecodeError, decoder: msgspec.json.Decoder[Any]
+    path: Path, offset: int, payload: bytes, exc: msgspec.DecodeError, decoder: LineDecoder
 ) -> TraceFormatError:
     """Why a frame's lines did not decode, naming the line (as `zstd -dc` prints the shard) and the field.
 

@@ -28,13 +28,13 @@ __all__ = [
 
 
 class GradeSummary(Record, kw_only=True):
-    """One grade over one set of cases. `pass_rate` is the fraction of cases passed — the paper's SR, success
-    rate — and `solved` whether every case passed — its PR, pass rate — so a trace reader reads these two
-    names as SR and PR (the trace schema keeps them). Infra errors are excluded from the rate."""
+    """One grade over one set of cases, in the grader's words (`oracle.grading.SampleGrade`): `passed`
+    whether every case passed (a sample's PR), `success_rate` the fraction of cases passed (its SR).
+    Infra errors are excluded from the rate."""
 
-    pass_rate: float
-    solved: bool
-    passed: int
+    passed: bool
+    success_rate: float
+    passed_cases: int
     total: int
     infra_errors: int = 0
     build_ok: bool = True

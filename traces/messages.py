@@ -31,8 +31,9 @@ __all__ = [
     "call_fields",
 ]
 
-SCHEMA_VERSION = 1
-"""Version of every event and persisted trace record; bump it on any incompatible change."""
+SCHEMA_VERSION = 2
+"""Version of every event and persisted trace record; bump it on any incompatible change (and teach
+`upgrade.py` to read the older lines). 2: one name per fact (`infra_error`, `success_rate`, `passed`)."""
 
 
 class BlobRef(Record, tag="blob", tag_field="kind", kw_only=True):

@@ -31,9 +31,8 @@ from .records import (
     ToolExecutionRecord,
     TraceRecord,
     VisibleGradeRecord,
-    manifest_decoder,
-    record_decoder,
 )
+from .upgrade import manifest_decoder, record_decoder
 
 __all__ = ["EpisodeTrace", "TraceReader"]
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypeAlias
 
-import msgspec
-
 from repozero.kernel.records import Record
 from repozero.kernel.vocabulary import AgentTermination, EpisodeEnd, EpisodeStatus, RunEnd
 
@@ -55,8 +53,6 @@ __all__ = [
     "TokenDelta",
     "ToolExecutionRecord",
     "TraceRecord",
-    "manifest_decoder",
-    "record_decoder",
 ]
 
 
@@ -107,7 +103,7 @@ class RunFinishedRecord(TraceRecordBase, tag="run_finished", kw_only=True):
     status: RunEnd
     episodes: int = 0
     solved: int = 0
-    infra_failures: int = 0
+    infra_errors: int = 0
 
 
 class EpisodeIdentity(TraceRecordBase, kw_only=True):
@@ -134,10 +130,10 @@ class EpisodeStartRecord(EpisodeIdentity, tag="episode_started", kw_only=True):
 class Rewards(Record, kw_only=True):
     """Named rewards; lists hold one value per ACE round, in order (the last one scores)."""
 
-    hidden_pass_rate: list[float] = []
-    hidden_solved: list[bool] = []
-    visible_pass_rate: list[float] = []
-    visible_solved: list[bool] = []
+    hidden_success_rate: list[float] = []
+    hidden_passed: list[bool] = []
+    visible_success_rate: list[float] = []
+    visible_passed: list[bool] = []
     build_ok: bool = False
     tester_reward: list[float | None] = []
     """The tester's reward per round (`TESTER_REWARD_FORMULA`); None in a round it did not propose in."""
@@ -159,7 +155,7 @@ class EpisodeRecord(EpisodeIdentity, tag="episode", kw_only=True):
 
     status: EpisodeStatus
     termination_reason: EpisodeEnd
-    infra_failure: bool = False
+    infra_error: bool = False
     """The episode failed for infrastructure reasons: mask it out of training, don't count it as a fail."""
     failure_category: FailureCategory | None = None
     cheat_flags: list[str] = []
@@ -321,19 +317,10 @@ class ManifestEntry(Record, kw_only=True):
     policy_model: str
     status: EpisodeStatus
     termination_reason: EpisodeEnd
-    infra_failure: bool = False
+    infra_error: bool = False
     reward: float = 0.0
     rounds: int = 0
     shard: str
     first_offset: int
     end_offset: int
     finished_at: float
-
-
-def record_decoder() -> msgspec.json.Decoder[TraceRecord]:
-    """A decoder for shard lines (build once, reuse: `decode_lines` takes a whole frame)."""
-    return msgspec.json.Decoder(TraceRecord)  # type: ignore[arg-type]
-
-
-def manifest_decoder() -> msgspec.json.Decoder[ManifestEntry]:
-    return msgspec.json.Decoder(ManifestEntry)

@@ -9,7 +9,14 @@ from repozero.kernel.errors import ConfigError
 
 from .records import Rewards
 
-__all__ = ["REWARD_FORMULAS", "TESTER_REWARD_FORMULA", "compute_reward", "round_tester_reward"]
+__all__ = [
+    "FORMERLY",
+    "REWARD_FORMULAS",
+    "TESTER_REWARD_FORMULA",
+    "compute_reward",
+    "formula_name",
+    "round_tester_reward",
+]
 
 
 def _last(values: list[float] | list[bool]) -> float:
@@ -17,18 +24,32 @@ def _last(values: list[float] | list[bool]) -> float:
 
 
 REWARD_FORMULAS: dict[str, Callable[[Rewards], float]] = {
-    "hidden_solved": lambda r: _last(r.hidden_solved),
-    "hidden_pass_rate": lambda r: _last(r.hidden_pass_rate),
-    "hidden_pass_rate_if_built": lambda r: _last(r.hidden_pass_rate) if r.build_ok else 0.0,
-    "visible_solved": lambda r: _last(r.visible_solved),
+    "hidden_passed": lambda r: _last(r.hidden_passed),
+    "hidden_success_rate": lambda r: _last(r.hidden_success_rate),
+    "hidden_success_rate_if_built": lambda r: _last(r.hidden_success_rate) if r.build_ok else 0.0,
+    "visible_passed": lambda r: _last(r.visible_passed),
 }
 """Formula name → reward. Values of the last ACE round score; an empty list scores 0."""
+
+FORMERLY: dict[str, str] = {
+    "hidden_solved": "hidden_passed",
+    "hidden_pass_rate": "hidden_success_rate",
+    "hidden_pass_rate_if_built": "hidden_success_rate_if_built",
+    "visible_solved": "visible_passed",
+}
+"""A formula's name before trace schema 2 (where `pass_rate` meant SR) → its name now: traces and configs
+written before still name them so, and still mean the same formula."""
+
+
+def formula_name(formula: str) -> str:
+    """`formula` under its current name (an older name maps to the same formula)."""
+    return FORMERLY.get(formula, formula)
 
 
 def compute_reward(formula: str, rewards: Rewards) -> float:
     """The scalar reward `formula` gives these named rewards."""
     try:
-        return REWARD_FORMULAS[formula](rewards)
+        return REWARD_FORMULAS[formula_name(formula)](rewards)
     except KeyError:
         known = ", ".join(sorted(REWARD_FORMULAS))
         raise ConfigError(f"unknown reward formula {formula!r} (known: {known})") from None

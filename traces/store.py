@@ -228,7 +228,7 @@ class TraceWriter:
             ManifestEntry(
                 episode_id=ep.episode_id, run_id=ep.run_id, group_id=ep.group_id, sample=ep.sample, library=ep.library,
                 attempt=ep.attempt, policy_model=ep.policy_model, status=ep.status,
-                termination_reason=ep.termination_reason, infra_failure=ep.infra_failure, reward=ep.reward,
+                termination_reason=ep.termination_reason, infra_error=ep.infra_error, reward=ep.reward,
                 rounds=ep.rounds, shard=self.shard_path.name,
                 first_offset=self._first_offset.pop(ep.episode_id, self._written), end_offset=-1,
                 finished_at=ep.finished_at,

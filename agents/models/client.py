@@ -325,7 +325,7 @@ class EndpointClient:
         return ModelResponse(
             choices=parsed.choices,
             usage=parsed.usage,
-            cost=cost_of(parsed.usage, priced[1]) if priced else 0.0,
+            cost_usd=cost_of(parsed.usage, priced[1]) if priced else 0.0,
             price_date=priced[0] if priced else None,
             timings=call.timings(parsed.usage.completion_tokens),
             retries=retries,

@@ -68,7 +68,7 @@ class Ledger:
         sums["cached_tokens"] += u.cached_tokens
         sums["cache_write_tokens"] += u.cache_write_tokens
         sums["reasoning_tokens"] += u.reasoning_tokens
-        sums["cost"] += response.cost
+        sums["cost_usd"] += response.cost_usd
         sums["retries"] += response.retries
         sums["queue_s"] += t.queue_s
         sums["retry_wait_s"] += t.retry_wait_s

@@ -134,7 +134,7 @@ class ModelResponse(Record, kw_only=True):
 
     choices: list[Choice]
     usage: Usage
-    cost: float = 0.0
+    cost_usd: float = 0.0
     price_date: str | None = None
     timings: Timings
     retries: int = 0
@@ -190,7 +190,7 @@ class Totals(Record, kw_only=True):
     cached_tokens: int = 0
     cache_write_tokens: int = 0
     reasoning_tokens: int = 0
-    cost: float = 0.0
+    cost_usd: float = 0.0
     retries: int = 0
     queue_s: float = 0.0
     retry_wait_s: float = 0.0

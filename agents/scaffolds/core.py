@@ -82,7 +82,7 @@ class AgentResult(Record, kw_only=True):
     """Of `prompt_tokens`, read from the server's prompt cache."""
     reasoning_tokens: int = 0
     """Of `completion_tokens`, reasoning."""
-    cost: float = 0.0
+    cost_usd: float = 0.0
     wall_s: float = 0.0
     model_s: float = 0.0
     agent_s: float = 0.0
@@ -95,7 +95,7 @@ class AgentResult(Record, kw_only=True):
         return self.prompt_tokens + self.completion_tokens
 
     @property
-    def infra_failure(self) -> bool:
+    def infra_error(self) -> bool:
         """A model error is the endpoint's failure, never the agent's."""
         return self.exit_status == "model_error"
 
@@ -164,7 +164,7 @@ class Budget:
         self.completion_tokens = 0
         self.cached_tokens = 0
         self.reasoning_tokens = 0
-        self.cost = 0.0
+        self.cost_usd = 0.0
         self.model_s = 0.0
         self.format_errors = 0
 
@@ -182,7 +182,7 @@ class Budget:
             return "step_limit"
         if self.prompt_tokens + self.completion_tokens >= limits.token_limit:
             return "token_limit"
-        if limits.cost_limit and self.cost >= limits.cost_limit:
+        if limits.cost_limit and self.cost_usd >= limits.cost_limit:
             return "cost_limit"
         if self.agent_s >= limits.time_limit_s:
             return "time_limit"
@@ -196,7 +196,7 @@ class Budget:
             completion_tokens=self.completion_tokens,
             cached_tokens=self.cached_tokens,
             reasoning_tokens=self.reasoning_tokens,
-            cost=self.cost,
+            cost_usd=self.cost_usd,
             wall_s=time.monotonic() - self.started,
             model_s=self.model_s,
             agent_s=self.agent_s,
@@ -223,7 +223,7 @@ async def call_model(
     budget.completion_tokens += response.usage.completion_tokens
     budget.cached_tokens += response.usage.cached_tokens
     budget.reasoning_tokens += response.usage.reasoning_tokens
-    budget.cost += response.cost
+    budget.cost_usd += response.cost_usd
     hooks.model_called(budget.steps, list(sent), tools, response)
     if response.finish_reason == "context_length":
         return budget.result("context_limit", error=response.error or "context length exceeded")

@@ -40,7 +40,7 @@ __all__ = ["best_visible", "run_tree"]
 
 log = structlog.get_logger()
 
-_SPEND = ("tokens_in", "tokens_out", "cached", "reasoning", "cost")
+_SPEND = ("prompt_tokens", "completion_tokens", "cached_tokens", "reasoning_tokens", "cost_usd")
 
 
 @dataclass
@@ -67,9 +67,9 @@ class _Node:
 
 def _round_spend(r: RoundResult, name: str) -> float:
     """A round record's cumulative spend under the episode's counter names."""
-    if name in ("tokens_in", "tokens_out"):  # a round keeps their sum; `tokens` below stands for both
+    if name in ("prompt_tokens", "completion_tokens"):  # a round keeps their sum; `tokens` stands for both
         raise ValueError(name)
-    return float({"cached": r.cached_tokens, "reasoning": r.reasoning_tokens, "cost": r.cost}[name])
+    return float(getattr(r, name))
 
 
 def _spend(ep: Episode) -> dict[str, float]:
@@ -202,9 +202,9 @@ def _tree_result(root_ep: Episode, leaf: _Node, nodes: list[_Node]) -> EpisodeRe
             tree = msgspec.structs.replace(
                 rr,
                 tokens=int(sum(_own_tokens(n, rr.round) for n in nodes)),
-                cached_tokens=int(sum(n.own("cached", rr.round) for n in nodes)),
-                reasoning_tokens=int(sum(n.own("reasoning", rr.round) for n in nodes)),
-                cost=sum(n.own("cost", rr.round) for n in nodes),
+                cached_tokens=int(sum(n.own("cached_tokens", rr.round) for n in nodes)),
+                reasoning_tokens=int(sum(n.own("reasoning_tokens", rr.round) for n in nodes)),
+                cost_usd=sum(n.own("cost_usd", rr.round) for n in nodes),
             )
             rounds.append(tree)
             if node is not path[0]:  # the prefix's rounds went out under the episode's id as they ran
@@ -216,11 +216,11 @@ def _tree_result(root_ep: Episode, leaf: _Node, nodes: list[_Node]) -> EpisodeRe
     return msgspec.structs.replace(
         result,
         episode_id=root_ep.episode_id,
-        tokens_in=int(sum(n.own("tokens_in") for n in nodes)),
-        tokens_out=int(sum(n.own("tokens_out") for n in nodes)),
-        cached_tokens=int(sum(n.own("cached") for n in nodes)),
-        reasoning_tokens=int(sum(n.own("reasoning") for n in nodes)),
-        cost=sum(n.own("cost") for n in nodes),
+        prompt_tokens=int(sum(n.own("prompt_tokens") for n in nodes)),
+        completion_tokens=int(sum(n.own("completion_tokens") for n in nodes)),
+        cached_tokens=int(sum(n.own("cached_tokens") for n in nodes)),
+        reasoning_tokens=int(sum(n.own("reasoning_tokens") for n in nodes)),
+        cost_usd=sum(n.own("cost_usd") for n in nodes),
         timings=_tree_timings(nodes),
         rounds=rounds,
         branches=[_branch_record(n, n.ep.episode_id in on_path) for n in nodes[1:]],
@@ -229,7 +229,7 @@ def _tree_result(root_ep: Episode, leaf: _Node, nodes: list[_Node]) -> EpisodeRe
 
 def _own_tokens(node: _Node, through: int) -> float:
     own = [r for r in node.ep.rounds if node.first_round <= r.round <= through]
-    base = node.base["tokens_in"] + node.base["tokens_out"]
+    base = node.base["prompt_tokens"] + node.base["completion_tokens"]
     return own[-1].tokens - base if own else 0.0
 
 
@@ -252,8 +252,8 @@ def _branch_record(node: _Node, kept: bool) -> BranchRecord:
         parent=node.parent,
         first_round=node.first_round,
         rounds=len(ep.round_events),
-        tokens=int(node.own("tokens_in") + node.own("tokens_out")),
-        cost=node.own("cost"),
+        tokens=int(node.own("prompt_tokens") + node.own("completion_tokens")),
+        cost_usd=node.own("cost_usd"),
         sandbox_cpu_s=ep.cpu.reading,
         visible_success_rate=ep.visible_grades[-1].success_rate if ep.visible_grades else 0.0,
         passed=ep.round_events[-1].result.hidden_passed if ep.round_events else None,

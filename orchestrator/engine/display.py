@@ -70,7 +70,7 @@ def progress_fields(s: ProgressSnapshot) -> dict[str, Any]:
         **({"interrupted": s.stopped} if s.stopped else {}),
         "queued": s.queued,
         "pass_rate": None if s.pass_rate is None else round(s.pass_rate, 3),
-        "infra_failures": s.infra_failures,
+        "infra_errors": s.infra_errors,
         "tokens": s.tokens,
         "cost_usd": round(s.cost_usd, 4),
         "model_calls": s.model_calls,
@@ -92,7 +92,7 @@ def _summary(s: ProgressSnapshot) -> Table:
     rate = "—" if s.pass_rate is None else f"{s.pass_rate:.1%} ({s.solved} solved of {s.scored} scored)"
     now = f"{s.stopped} interrupted" if s.stopped else f"{s.running} running"
     table.add_row("episodes", f"{s.done}/{s.total} done · {now} · {s.queued} queued")
-    table.add_row("pass rate", f"{rate} · infra failures {s.infra_failures} (apart)")
+    table.add_row("pass rate", f"{rate} · infra errors {s.infra_errors} (apart)")
     failed = f" · {s.failed_calls} failed" if s.failed_calls else ""
     table.add_row("model", f"{_count(s.tokens)} tokens · ${s.cost_usd:.2f} · {s.model_calls} calls{failed}")
     table.add_row("rate limits", f"{s.rate_limit_waits} waits · {s.rate_limit_wait_s:.1f} s")

@@ -76,8 +76,8 @@ class Episode:
             c for c in self.sample.whitebox[: p.whitebox_cases] if c.expected_stdout is not None
         ]
         self.fresh: list[Case] = []
-        self.tokens_in = self.tokens_out = self.cached = self.reasoning = 0
-        self.cost = 0.0
+        self.prompt_tokens = self.completion_tokens = self.cached_tokens = self.reasoning_tokens = 0
+        self.cost_usd = 0.0
         self.timings = {"model": 0.0, "sandbox": 0.0, "oracle": 0.0, "grade": 0.0}
         self.rounds: list[RoundResult] = []
         self.hidden_grades: list[SampleGrade] = []
@@ -173,11 +173,11 @@ class Episode:
         )
 
     def _account(self, result: AgentResult) -> None:
-        self.tokens_in += result.prompt_tokens
-        self.tokens_out += result.completion_tokens
-        self.cached += result.cached_tokens
-        self.reasoning += result.reasoning_tokens
-        self.cost += result.cost
+        self.prompt_tokens += result.prompt_tokens
+        self.completion_tokens += result.completion_tokens
+        self.cached_tokens += result.cached_tokens
+        self.reasoning_tokens += result.reasoning_tokens
+        self.cost_usd += result.cost_usd
         self.timings["model"] += result.model_s
         self.timings["sandbox"] += result.agent_s
 
@@ -194,7 +194,7 @@ class Episode:
         result = await agent.run(conv)
         self._account(result)
         self.last_exit = result.exit_status
-        if result.infra_failure:
+        if result.infra_error:
             raise EpisodeInfraError(f"coder model error: {result.error}")
         return result
 
@@ -279,7 +279,7 @@ class Episode:
             failures=self.failures(visible),
         )
         self._account(out.agent)
-        if out.agent.infra_failure:
+        if out.agent.infra_error:
             raise EpisodeInfraError(f"tester model error: {out.agent.error}")
         inputs = [CaseInput(id=f"r{r}-t{i}", argv=p.argv, stdin=p.stdin) for i, p in enumerate(out.accepted)]
         kept = await self._ground(r, inputs) if inputs else []
@@ -355,10 +355,10 @@ class Episode:
             tester_asked=tester.asked,
             tester_rejected=tester.rejected,
             fresh_diverged=tester.diverged,
-            tokens=self.tokens_in + self.tokens_out,
-            cached_tokens=self.cached,
-            reasoning_tokens=self.reasoning,
-            cost=self.cost,
+            tokens=self.prompt_tokens + self.completion_tokens,
+            cached_tokens=self.cached_tokens,
+            reasoning_tokens=self.reasoning_tokens,
+            cost_usd=self.cost_usd,
             wall_s=wall,
             reruns=len({c.id for c in [*visible.cases, *hidden.cases] if c.rerun}),
         )
@@ -384,13 +384,13 @@ class Episode:
             infra_error=False,
             rounds_used=len(self.rounds),
             exit_status=self.last_exit,
-            tokens_in=self.tokens_in,
-            tokens_out=self.tokens_out,
-            cached_tokens=self.cached,
-            reasoning_tokens=self.reasoning,
-            cost=self.cost,
+            prompt_tokens=self.prompt_tokens,
+            completion_tokens=self.completion_tokens,
+            cached_tokens=self.cached_tokens,
+            reasoning_tokens=self.reasoning_tokens,
+            cost_usd=self.cost_usd,
             timings={**self.timings, **self.cpu.as_timings()},
-            package=self.sample.package,
+            library=self.sample.library,
             difficulty=self.sample.difficulty,
             category=self.sample.category,
             subset=self.sample.subset,

@@ -59,16 +59,16 @@ __all__ = [
     "visible_grade_event",
 ]
 
-REWARD_FORMULA = "hidden_solved"
+REWARD_FORMULA = "hidden_passed"
 
 
 def grade_summary(grade: SampleGrade) -> GradeSummary:
-    passed = sum(c.status == "pass" for c in grade.cases)
+    passed_cases = sum(c.status == "pass" for c in grade.cases)
     infra = sum(c.status == "infra_error" for c in grade.cases)
     return GradeSummary(
-        pass_rate=grade.success_rate,
-        solved=grade.passed,
-        passed=passed,
+        passed=grade.passed,
+        success_rate=grade.success_rate,
+        passed_cases=passed_cases,
         total=len(grade.cases),
         infra_errors=infra,
         build_ok=grade.failure_category != "no_executable",
@@ -160,10 +160,10 @@ def episode_started_event(tag: EpisodeTag, key: EpisodeKey, library: str, starte
 
 def episode_rewards(result: EpisodeResult, rounds: list[RoundResult]) -> Rewards:
     return Rewards(
-        hidden_pass_rate=[r.hidden_success_rate for r in rounds],
-        hidden_solved=[r.hidden_passed for r in rounds],
-        visible_pass_rate=[r.visible_success_rate for r in rounds],
-        visible_solved=[r.visible_passed for r in rounds],
+        hidden_success_rate=[r.hidden_success_rate for r in rounds],
+        hidden_passed=[r.hidden_passed for r in rounds],
+        visible_success_rate=[r.visible_success_rate for r in rounds],
+        visible_passed=[r.visible_passed for r in rounds],
         build_ok=bool(rounds) and result.failure_category != "no_executable",
         tester_reward=[tester_reward(r) for r in rounds],
     )
@@ -197,20 +197,22 @@ def episode_finished_event(
             run_id=tag.run_id,
             group_id=result.sample,
             sample=result.sample,
-            library=result.package,
+            library=result.library,
             attempt=result.attempt,
             policy_model=tag.model,
             protocol=tag.protocol,
             status=episode_status(reason),
             termination_reason=reason,
-            infra_failure=result.infra_error,  # type: ignore[arg-type]
+            infra_error=result.infra_error,  # type: ignore[arg-type]
             failure_category=result.failure_category,
             cheat_flags=result.cheat_flags,  # type: ignore[arg-type]
             rewards=rewards,
             reward=reward,
             reward_formula=REWARD_FORMULA,
             usage=Usage(
-                prompt_tokens=result.tokens_in, completion_tokens=result.tokens_out, cost_usd=result.cost
+                prompt_tokens=result.prompt_tokens,
+                completion_tokens=result.completion_tokens,
+                cost_usd=result.cost_usd,
             ),
             rounds=result.rounds_used,
             timings=EpisodeTimings(

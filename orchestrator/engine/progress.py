@@ -53,8 +53,8 @@ class ProgressSnapshot(msgspec.Struct, kw_only=True):
     queued: int
     solved: int
     scored: int
-    """Episodes finished by this process and not infra failures (the pass rate's denominator)."""
-    infra_failures: int
+    """Episodes finished by this process and not infra errors (the pass rate's denominator)."""
+    infra_errors: int
     pass_rate: float | None
     tokens: int
     cost_usd: float
@@ -149,7 +149,7 @@ class RunProgress:
                 self.started(ep.episode_id)
                 return
             case EpisodeFinished(episode=ep):
-                self.ended(ep.episode_id, infra_failure=ep.infra_failure, solved=ep.status == "solved")
+                self.ended(ep.episode_id, infra_error=ep.infra_error, solved=ep.status == "solved")
                 return
         self._touch(event)
 
@@ -159,7 +159,7 @@ class RunProgress:
         self.flights.setdefault(episode_id, _Flight(started=now, last_at=now))
 
     def ended(
-        self, episode_id: str, *, infra_failure: bool, solved: bool, tokens: int = 0, cost_usd: float = 0.0
+        self, episode_id: str, *, infra_error: bool, solved: bool, tokens: int = 0, cost_usd: float = 0.0
     ) -> None:
         """An episode finished. `tokens`, `cost_usd`: its usage, when no `ModelCalled` events counted it
         (a Ray run's driver sees only each episode's result, orchestrator/ray_executor)."""
@@ -167,7 +167,7 @@ class RunProgress:
         self.finished += 1
         self.tokens += tokens
         self.cost += cost_usd
-        if infra_failure:
+        if infra_error:
             self.infra += 1
         else:
             self.scored += 1
@@ -193,11 +193,11 @@ class RunProgress:
             rate_limit_wait_s=max(old.rate_limit_wait_s, counts.rate_limit_wait_s),
         )
 
-    def reopened(self, *, infra_failure: bool, solved: bool) -> None:
+    def reopened(self, *, infra_error: bool, solved: bool) -> None:
         """An episode counted finished that will run again (its node's traces never reached the run
         directory): no longer done. Its tokens and cost stay counted: they were spent."""
         self.finished -= 1
-        if infra_failure:
+        if infra_error:
             self.infra -= 1
         else:
             self.scored -= 1
@@ -252,7 +252,7 @@ class RunProgress:
             queued=max(left - len(self.flights), 0),
             solved=self.solved,
             scored=self.scored,
-            infra_failures=self.infra,
+            infra_errors=self.infra,
             pass_rate=self.solved / self.scored if self.scored else None,
             tokens=self.tokens,
             cost_usd=self.cost,

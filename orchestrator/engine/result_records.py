@@ -47,7 +47,7 @@ class RoundResult(Record, kw_only=True):
     """Of `tokens`, prompt tokens read from the server's cache (up to the end of this round, as `tokens`)."""
     reasoning_tokens: int = 0
     """Of `tokens`, reasoning (up to the end of this round)."""
-    cost: float = 0.0
+    cost_usd: float = 0.0
     wall_s: float = 0.0
     reruns: int = 0
     """Cases of this round's grading that timed out on a busy machine and ran again alone (their lone run
@@ -66,7 +66,7 @@ class BranchRecord(Record, kw_only=True):
     rounds: int
     """Rounds it ran itself."""
     tokens: int
-    cost: float
+    cost_usd: float
     sandbox_cpu_s: float | None = None
     """CPU seconds of its own sandboxes (its coder's, its graders'); None where they could not be read."""
     visible_success_rate: float
@@ -96,15 +96,16 @@ class EpisodeResult(Record, kw_only=True):
     infra_detail: str = ""
     rounds_used: int
     exit_status: EpisodeExit
-    tokens_in: int = 0
-    tokens_out: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
     cached_tokens: int = 0
-    """Of `tokens_in`, read from the server's prompt cache (priced at its own rate)."""
+    """Of `prompt_tokens`, read from the server's prompt cache (priced at its own rate)."""
     reasoning_tokens: int = 0
-    """Of `tokens_out`, reasoning (priced at its own rate, the output rate unless the table says)."""
-    cost: float = 0.0
+    """Of `completion_tokens`, reasoning (priced at its own rate, the output rate unless the table says)."""
+    cost_usd: float = 0.0
     timings: dict[str, float] = {}
-    package: str = ""
+    library: str = ""
+    """The source package the sample exercises, without its pin (`Sample.library`)."""
     difficulty: str = ""
     category: str = ""
     subset: str = ""
@@ -118,11 +119,7 @@ class EpisodeResult(Record, kw_only=True):
 
     @property
     def tokens(self) -> int:
-        return self.tokens_in + self.tokens_out
-
-    @property
-    def cost_usd(self) -> float:
-        return self.cost
+        return self.prompt_tokens + self.completion_tokens
 
     @property
     def termination(self) -> EpisodeEnd:
@@ -177,7 +174,7 @@ class RunSummary(Record, kw_only=True):
     finished: int
     pass_rate: float
     success_rate: float
-    infra_failures: int
+    infra_errors: int
     scored: int = 0
     """Finished episodes that were scored (infrastructure failures are not): what the rates are over."""
     interrupted: bool = False

@@ -87,9 +87,34 @@ _LEGACY_EXITS = (b'"format_errors"', b'"format_error"')
 """An agent exit's older spelling in stored results (`exit_status`, `coder_exit`)."""
 
 
+_RENAMED = {
+    "tokens_in": "prompt_tokens",
+    "tokens_out": "completion_tokens",
+    "cost": "cost_usd",
+    "package": "library",
+}
+"""Result fields as stores made before one name per fact (trace schema 2) spelled them → today's names, the
+names the traces use."""
+
+
 def _decode(raw: str | bytes, kind: type[T]) -> T:
-    data = raw.encode() if isinstance(raw, str) else raw
-    return msgspec.json.decode(data.replace(*_LEGACY_EXITS), type=kind)
+    data = (raw.encode() if isinstance(raw, str) else raw).replace(*_LEGACY_EXITS)
+    try:
+        return msgspec.json.decode(data, type=kind)
+    except msgspec.ValidationError:
+        old = msgspec.json.decode(data)
+        renamed = _renamed(old)
+        if renamed == old:
+            raise  # not an older spelling: the row is wrong, and the error says where
+        return msgspec.convert(renamed, type=kind)
+
+
+def _renamed(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {_RENAMED.get(k, k): _renamed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_renamed(v) for v in value]
+    return value
 
 
 class ResultsStore:
@@ -276,7 +301,7 @@ def check_store(path: Path) -> None:
     _check_rows(path)
 
 
-_ROW_TYPES = {"episodes": EpisodeResult, "rounds": RoundResult}
+_ROW_TYPES: dict[str, type[Any]] = {"episodes": EpisodeResult, "rounds": RoundResult}
 
 
 def _check_rows(path: Path) -> None:
@@ -291,7 +316,7 @@ def _check_rows(path: Path) -> None:
                 return  # no schema yet: nothing recorded
             for episode_id, raw in rows:
                 try:
-                    msgspec.json.decode(raw, type=kind)
+                    _decode(raw, kind)
                 except (msgspec.ValidationError, msgspec.DecodeError) as exc:
                     raise UsageError(
                         f"{path}: episode {episode_id}: its {table} row cannot be read ({exc}); restore "
@@ -321,7 +346,7 @@ def _quick_check(path: Path) -> str:
 
 
 def summarize(store: ResultsStore, episodes: int, interrupted: bool, *, run_dir: str = "") -> RunSummary:
-    """Pass and success rates over the scored episodes the store has finished (infra failures apart)."""
+    """Pass and success rates over the scored episodes the store has finished (infra errors apart)."""
     results = store.episode_results()
     infra = store.counts().get("infra_error", 0)
     scored = [r for r in results if not r.infra_error]
@@ -330,7 +355,7 @@ def summarize(store: ResultsStore, episodes: int, interrupted: bool, *, run_dir:
         run_dir=run_dir,
         episodes=episodes,
         finished=len(results),
-        infra_failures=infra,
+        infra_errors=infra,
         scored=n,
         pass_rate=sum(r.passed is True for r in scored) / n if n else 0.0,
         success_rate=sum(r.success_rate for r in scored) / n if n else 0.0,

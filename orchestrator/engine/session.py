@@ -319,7 +319,7 @@ async def _try_episode(ctx: RunContext, key: EpisodeKey, try_no: int) -> Episode
     eid = key.episode_id
     tag = EpisodeTag(run_id=ctx.run_id, model=ctx.model_name, protocol=ctx.protocol.name)
     started = time.time()
-    ctx.bus.emit(episode_started_event(tag, key, ctx.dataset.sample(key.sample).package, started))
+    ctx.bus.emit(episode_started_event(tag, key, ctx.dataset.sample(key.sample).library, started))
     with structlog.contextvars.bound_contextvars(episode_id=eid, sample=key.sample, attempt=key.attempt):
         log.info("episode_started", try_no=try_no)
         episode = Episode(ctx, key.sample, key.attempt, eid)
@@ -332,7 +332,7 @@ async def _try_episode(ctx: RunContext, key: EpisodeKey, try_no: int) -> Episode
             expected = isinstance(exc, EpisodeInfraError | RepoZeroError)
             error = str(exc) if expected else f"{type(exc).__name__}: {exc}"
             if expected:
-                log.warning("episode_infra_failure", try_no=try_no, error=error)
+                log.warning("episode_infra_error", try_no=try_no, error=error)
             else:  # an unexpected bug is still infrastructure, not the model's failure
                 log.exception("episode_crashed", try_no=try_no)
             return _infra_result(ctx, key, error)
@@ -370,7 +370,7 @@ def _infra_result(ctx: RunContext, key: EpisodeKey, error: str) -> EpisodeResult
         infra_detail=error,
         rounds_used=0,
         exit_status="infra_error",
-        package=sample.package,
+        library=sample.library,
         difficulty=sample.difficulty,
         category=sample.category,
         subset=sample.subset,

@@ -165,7 +165,7 @@ class EpisodeHooks:
                 completion_tokens=usage.completion_tokens,
                 cached_tokens=usage.cached_tokens,
                 reasoning_tokens=usage.reasoning_tokens,
-                cost_usd=response.cost,
+                cost_usd=response.cost_usd,
             ),
             timing=CallTiming(
                 started_at=t.started_at,
@@ -247,7 +247,7 @@ class EpisodeHooks:
                     usage=Usage(
                         prompt_tokens=result.prompt_tokens,
                         completion_tokens=result.completion_tokens,
-                        cost_usd=result.cost,
+                        cost_usd=result.cost_usd,
                     ),
                     started_at=self.started,
                     wall_s=result.wall_s,

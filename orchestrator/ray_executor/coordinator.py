@@ -230,10 +230,10 @@ class Coordinator:
             runner.done.append((unit, r.infra_error, bool(r.passed)))
         progress.ended(
             unit.episode_id,
-            infra_failure=r.infra_error,
+            infra_error=r.infra_error,
             solved=bool(r.passed),
             tokens=r.tokens,
-            cost_usd=r.cost,
+            cost_usd=r.cost_usd,
         )
 
     def reopen_done(self, runner: Runner) -> list[WorkUnit]:
@@ -244,7 +244,7 @@ class Coordinator:
         for unit, infra, solved in runner.done:
             self.queue.reopen(unit)
             self.recorder.reopen(unit)
-            self.progress[unit.cell].reopened(infra_failure=infra, solved=solved)
+            self.progress[unit.cell].reopened(infra_error=infra, solved=solved)
         runner.finished -= len(units)
         runner.given_back += len(units)
         runner.done = []

@@ -75,7 +75,7 @@ def _ace_point(samples: Sequence[SampleAgg], r: int) -> Cell:
             continue
         rates.append(statistics.fmean(float(g.hidden_passed) for g in grades))
         tokens += [g.tokens for g in grades]
-        cost += [g.cost for g in grades]
+        cost += [g.cost_usd for g in grades]
     if not rates:
         return None
     return _text(statistics.fmean(rates), statistics.fmean(tokens), statistics.fmean(cost))
@@ -88,7 +88,7 @@ def _best_of_k(samples: Sequence[SampleAgg], k: int) -> Cell:
         return None
     rate = statistics.fmean(pass_at_k(s.n, s.c, k) for s in eligible)
     return _text(
-        rate, k * statistics.fmean(g.tokens for g in spends), k * statistics.fmean(g.cost for g in spends)
+        rate, k * statistics.fmean(g.tokens for g in spends), k * statistics.fmean(g.cost_usd for g in spends)
     )
 
 
@@ -98,7 +98,7 @@ def _selected(samples: Sequence[SampleAgg], k: int, score: Score) -> Cell:
     if rate is None or not spends:
         return None
     return _text(
-        rate, k * statistics.fmean(g.tokens for g in spends), k * statistics.fmean(g.cost for g in spends)
+        rate, k * statistics.fmean(g.tokens for g in spends), k * statistics.fmean(g.cost_usd for g in spends)
     )
 
 

@@ -54,7 +54,7 @@ def sample_lines_of(run: RunData, name: str) -> list[SampleLine]:
         firsts = [_first_pass(run, e.episode_id) for e in scored if e.passed]
         first = episodes[0]
         lines.append(SampleLine(
-            run=name, sample=sample, library=first.package.split("=")[0], difficulty=first.difficulty,
+            run=name, sample=sample, library=first.library, difficulty=first.difficulty,
             category=first.category, attempts=len(scored), passed=sum(e.passed is True for e in scored),
             success_rate=round(sum(e.success_rate for e in scored) / len(scored), 4) if scored else 0.0,
             failure=failures.most_common(1)[0][0] if failures else None,

@@ -99,7 +99,7 @@ def _rows(run_dir: Path, base: dict[str, Any]) -> list[dict[str, Any]]:
                     "tokens": one.tokens,
                     "cached_tokens": one.cached_tokens,
                     "reasoning_tokens": one.reasoning_tokens,
-                    "cost_usd": one.cost,
+                    "cost_usd": one.cost_usd,
                     "infra_error": one.infra_error,
                 }
             )

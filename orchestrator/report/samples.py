@@ -70,7 +70,7 @@ def _new(episode: EpisodeResult) -> SampleAgg:
     return SampleAgg(
         sample=episode.sample,
         # Without a package name a sample is its own cluster (the clustered bootstrap degrades to i.i.d.).
-        library=episode.package or f"sample:{episode.sample}",
+        library=episode.library or f"sample:{episode.sample}",
         subset=episode.subset or UNKNOWN,
         difficulty=episode.difficulty or UNKNOWN,
         category=episode.category or UNKNOWN,

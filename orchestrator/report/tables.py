@@ -174,9 +174,7 @@ def _summary(ctx: _Ctx) -> Table:
     )
     rows.append(Row(label="pass@1 (= mean PR)", cells=pr, key="pass@1/all"))
     rows.extend(_pass_at_k_rows(ctx))
-    rows.append(
-        Row(label="infra failures (not scored)", cells=[len(r.infra) for r in ctx.runs], unit="count")
-    )
+    rows.append(Row(label="infra errors (not scored)", cells=[len(r.infra) for r in ctx.runs], unit="count"))
     title = "Summary"
     caption = f"{CELL_TEXT}. pass@k (k ≥ 2) is an upper bound of what a selector picking one of k attempts could reach."
     return Table(id="summary", title=title, caption=caption, columns=ctx.columns, rows=rows)
@@ -207,7 +205,7 @@ def _failures(ctx: _Ctx) -> Table:
         for name in ("passed", *FAILURE_CATEGORIES, *_other_categories(ctx.runs))
     ]
     rows.append(Row(label="scored episodes", cells=[len(r.scored) for r in ctx.runs], unit="count"))
-    rows.append(Row(label="infra failures (apart)", cells=[len(r.infra) for r in ctx.runs], unit="count"))
+    rows.append(Row(label="infra errors (apart)", cells=[len(r.infra) for r in ctx.runs], unit="count"))
     caption = (
         "Share of scored episodes by outcome; a failing episode has one category, in precedence no_executable, "
         "cheat, whitebox_fail, runtime_error, mismatch. Infrastructure failures are counted apart, not scored."
@@ -270,12 +268,12 @@ def _cost(ctx: _Ctx, summary: Table) -> Table:
         Row(label="PR · micro", cells=summary.rows[1].cells, key="pr/all"),
         Row(
             label="tokens in / episode",
-            cells=per_episode(lambda r: [e.tokens_in for e in recorded(r)]),
+            cells=per_episode(lambda r: [e.prompt_tokens for e in recorded(r)]),
             unit="tokens",
         ),
         Row(
             label="tokens out / episode",
-            cells=per_episode(lambda r: [e.tokens_out for e in recorded(r)]),
+            cells=per_episode(lambda r: [e.completion_tokens for e in recorded(r)]),
             unit="tokens",
         ),
         Row(
@@ -290,10 +288,12 @@ def _cost(ctx: _Ctx, summary: Table) -> Table:
         ),
         Row(
             label="tokens / episode",
-            cells=per_episode(lambda r: [e.tokens_in + e.tokens_out for e in recorded(r)]),
+            cells=per_episode(lambda r: [e.prompt_tokens + e.completion_tokens for e in recorded(r)]),
             unit="tokens",
         ),
-        Row(label="USD / episode", cells=per_episode(lambda r: [e.cost for e in recorded(r)]), unit="usd"),
+        Row(
+            label="USD / episode", cells=per_episode(lambda r: [e.cost_usd for e in recorded(r)]), unit="usd"
+        ),
     ]
     caption = (
         "Mean tokens and money per episode (one attempt at one sample), over every recorded episode including "

@@ -54,7 +54,7 @@ class CellLine(msgspec.Struct, kw_only=True):
     total: int
     running: int
     pass_rate: float | None
-    infra_failures: int
+    infra_errors: int
 
 
 class SweepProgress:
@@ -98,7 +98,7 @@ class SweepProgress:
             queued=sum(s.queued for s in snaps),
             solved=solved,
             scored=scored,
-            infra_failures=sum(s.infra_failures for s in snaps),
+            infra_errors=sum(s.infra_errors for s in snaps),
             pass_rate=solved / scored if scored else None,
             tokens=sum(s.tokens for s in snaps),
             cost_usd=sum(s.cost_usd for s in snaps),
@@ -136,7 +136,7 @@ class SweepProgress:
                     total=s.total,
                     running=s.running,
                     pass_rate=s.pass_rate,
-                    infra_failures=s.infra_failures,
+                    infra_errors=s.infra_errors,
                 )
             )
         return out
@@ -157,7 +157,7 @@ def _cells(lines: Sequence[CellLine]) -> Table:
     shown = sorted(lines, key=lambda c: (-c.running, c.done >= c.total, c.cell_key))[:SHOWN_CELLS]
     for c in shown:
         rate = "—" if c.pass_rate is None else f"{c.pass_rate:.0%}"
-        infra = f" [red]+{c.infra_failures} infra[/red]" if c.infra_failures else ""
+        infra = f" [red]+{c.infra_errors} infra[/red]" if c.infra_errors else ""
         progress = f"{_bar(c.done, c.total)} {c.done}/{c.total}"
         table.add_row(c.cell_key[:8], c.axes, progress, str(c.running), rate + infra)
     rest = [c for c in lines if c not in shown]

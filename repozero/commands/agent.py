@@ -37,7 +37,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     cmd.add_argument(
         "--json",
         action="store_true",
-        help='print {"exit_status", "pass", "success_rate", "steps", "tokens", "cost"}',
+        help='print {"exit_status", "pass", "success_rate", "steps", "tokens", "cost_usd"}',
     )
     cmd.set_defaults(func=_run)
 
@@ -87,7 +87,7 @@ def _run(args: argparse.Namespace) -> int:
                 "success_rate": grade.success_rate,
                 "steps": result.steps,
                 "tokens": result.tokens,
-                "cost": result.cost,
+                "cost_usd": result.cost_usd,
             }
         )
     else:
@@ -96,7 +96,7 @@ def _run(args: argparse.Namespace) -> int:
             f"{'PASS' if grade.passed else 'FAIL'} success rate {grade.success_rate:.3f}"
             f"{' (' + grade.failure_category + ')' if grade.failure_category else ''}"
         )
-    return 1 if result.infra_failure or grade.infra_error else 0
+    return 1 if result.infra_error or grade.infra_error else 0
 
 
 async def _invoke(config: Config, dataset: Dataset, args: argparse.Namespace) -> tuple[Any, Any]:

@@ -59,7 +59,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
 def _summary(sample: Any) -> dict[str, Any]:
     return {
         "id": sample.id,
-        "package": sample.package,
+        "library": sample.library,
         "subset": sample.subset,
         "difficulty": sample.difficulty,
         "category": sample.category,

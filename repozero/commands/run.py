@@ -133,7 +133,7 @@ def _report(summary: RunSummary, as_json: bool) -> None:
                 "scored": summary.scored,
                 "pass_rate": summary.pass_rate if summary.scored else None,
                 "success_rate": summary.success_rate if summary.scored else None,
-                "infra_failures": summary.infra_failures,
+                "infra_errors": summary.infra_errors,
                 "model_retries": summary.model_retries,
                 "model_retry_wait_s": round(summary.model_retry_wait_s, 3),
             }
@@ -147,7 +147,7 @@ def _report(summary: RunSummary, as_json: bool) -> None:
     )
     print(
         f"{state}: {summary.finished}/{summary.episodes} episodes finished in {summary.run_dir}\n"
-        f"{rates}   infra failures {summary.infra_failures} (reported apart, not scored)\n"
+        f"{rates}   infra errors {summary.infra_errors} (reported apart, not scored)\n"
         + (
             f"leaked sandbox containers {summary.leaked_containers} (reaped at exit; listed in leaked.json)\n"
             if summary.leaked_containers

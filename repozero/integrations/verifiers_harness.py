@@ -164,7 +164,7 @@ class RepoZeroHarness(vf.Harness[RepoZeroHarnessConfig]):
             if rounds <= 0:
                 return turn
             feedback, _, _, info = await env.step(GradeVisible())
-            if info.visible_solved:
+            if info.visible_passed:
                 return turn
             rounds -= 1
             messages.append({"role": "user", "content": feedback})

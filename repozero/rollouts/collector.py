@@ -180,10 +180,10 @@ class EpisodeLog:
         flags = self.cheats.get(index, [])
         return RoundReward(
             round=index,
-            hidden_pass_rate=hidden.pass_rate if hidden else 0.0,
-            hidden_solved=bool(hidden and hidden.solved),
-            visible_pass_rate=visible.pass_rate if visible else 0.0,
-            visible_solved=bool(visible and visible.solved),
+            hidden_success_rate=hidden.success_rate if hidden else 0.0,
+            hidden_passed=bool(hidden and hidden.passed),
+            visible_success_rate=visible.success_rate if visible else 0.0,
+            visible_passed=bool(visible and visible.passed),
             cheat_flags=flags,
             cheat_penalty=1.0 if flags else 0.0,
             tester_asked=record.tester_asked,

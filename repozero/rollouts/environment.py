@@ -76,8 +76,8 @@ class StepInfo(Record, kw_only=True):
 
     action: str
     exit_code: int | None = None
-    visible_pass_rate: float | None = None
-    visible_solved: bool | None = None
+    visible_success_rate: float | None = None
+    visible_passed: bool | None = None
     error: str = ""
     """The action could not be done (no Oracle access under this protocol, no queries left, a step after
     the end): the observation says so too; the episode goes on."""
@@ -164,24 +164,24 @@ class RolloutEnvironment:
         raise UsageError(f"RolloutEnvironment.step: not an action: {action!r}")
 
     async def final_reward(self) -> float:
-        """The hidden grade of the tree as it is now, under the run's reward formula (`hidden_solved`);
+        """The hidden grade of the tree as it is now, under the run's reward formula (`hidden_passed`);
         graded once — later calls return the same value. Never shown to the agent."""
         if self._final is not None:
             return self._final
         hidden, visible = await self.episode.grade_views(await self._snapshot())  # as a run grades a round
         rewards = Rewards(
-            hidden_pass_rate=[hidden.success_rate],
-            hidden_solved=[hidden.passed],
-            visible_pass_rate=[visible.success_rate],
-            visible_solved=[visible.passed],
+            hidden_success_rate=[hidden.success_rate],
+            hidden_passed=[hidden.passed],
+            visible_success_rate=[visible.success_rate],
+            visible_passed=[visible.passed],
             build_ok=hidden.failure_category != "no_executable",
         )
         self.grades = RoundReward(
             round=0,
-            hidden_pass_rate=hidden.success_rate,
-            hidden_solved=hidden.passed,
-            visible_pass_rate=visible.success_rate,
-            visible_solved=visible.passed,
+            hidden_success_rate=hidden.success_rate,
+            hidden_passed=hidden.passed,
+            visible_success_rate=visible.success_rate,
+            visible_passed=visible.passed,
             cheat_flags=list(hidden.cheat_flags),
             cheat_penalty=1.0 if hidden.cheat_flags else 0.0,
         )
@@ -216,5 +216,5 @@ class RolloutEnvironment:
         failures = self.episode.failures(grade)
         obs = self.episode.feedback_text(failures) if failures else f"all {len(visible)} visible cases pass"
         self.done = done
-        info = StepInfo(action=name, visible_pass_rate=grade.success_rate, visible_solved=grade.passed)
+        info = StepInfo(action=name, visible_success_rate=grade.success_rate, visible_passed=grade.passed)
         return obs, grade.success_rate, done, info

@@ -14,8 +14,8 @@ __all__ = ["DEFAULT_REWARDS", "coder_grade", "divergence_reward", "reward_functi
 
 
 def coder_grade(rounds: Sequence[RoundReward]) -> float | None:
-    """The run's reward (`hidden_solved` of the last round: 1.0 or 0.0); None before any round ended."""
-    return float(rounds[-1].hidden_solved) if rounds else None
+    """The run's reward (`hidden_passed` of the last round: 1.0 or 0.0); None before any round ended."""
+    return float(rounds[-1].hidden_passed) if rounds else None
 
 
 def divergence_reward(rounds: Sequence[RoundReward]) -> float | None:

@@ -188,7 +188,7 @@ def trl_columns(trajectories: list[Trajectory], *, eos: int, segment: SegmentCho
         "repozero_segments": [len(t.segments) for t in trajectories],
         "repozero_episode_id": [t.episode_id for t in trajectories],
         "repozero_role": [t.role for t in trajectories],
-        "repozero_round_pass_rates": [[r.hidden_pass_rate for r in t.rounds] for t in trajectories],
+        "repozero_round_success_rates": [[r.hidden_success_rate for r in t.rounds] for t in trajectories],
         "repozero_cheat_penalty": [t.cheat_penalty for t in trajectories],
         "repozero_policy_version": [t.policy_version for t in trajectories],
     }

@@ -97,12 +97,12 @@ class RoundReward(Record, kw_only=True):
     The tester's counts are what a reward function of the tester reads (docs/rollouts.md)."""
 
     round: int
-    hidden_pass_rate: float
+    hidden_success_rate: float
     """PR of the round: the fraction of hidden cases passed."""
-    hidden_solved: bool
+    hidden_passed: bool
     """SR of the round: every hidden case passed."""
-    visible_pass_rate: float
-    visible_solved: bool
+    visible_success_rate: float
+    visible_passed: bool
     cheat_flags: list[str] = []
     cheat_penalty: float = 0.0
     """1.0 when the grader flagged a cheat this round, else 0.0: the trainer chooses its weight."""
@@ -211,7 +211,7 @@ class Trajectory(Record, kw_only=True):
     """The weakest fidelity among its calls: `exact` only if every call returned prompt and completion ids."""
     reward: float | None = None
     """The role's reward over the episode's rounds: the coder's is the grade (the run's formula,
-    `hidden_solved`), the tester's the mean of its round rewards (docs/rollouts.md), or the engine's
+    `hidden_passed`), the tester's the mean of its round rewards (docs/rollouts.md), or the engine's
     `rewards[role]`; None when masked."""
     reward_masked: bool = False
     """True for a truncated episode or an infrastructure failure, and where the role's reward function

@@ -132,7 +132,7 @@ def assert_each_episode_once(
             continue
         trace = reader.episode(entry)
         assert trace.episode is not None and trace.start is not None, entry.episode_id
-        assert trace.episode.infra_failure == (statuses[entry.episode_id] == "infra_error")
+        assert trace.episode.infra_error == (statuses[entry.episode_id] == "infra_error")
     return statuses
 
 

@@ -65,7 +65,7 @@ def test_endpoint_restart_and_retry_after_bursts_cost_no_episode(tmp_path: Path)
     H.assert_no_traceback(err)
     assert code == 0, err[-3000:]
     summary = json.loads((tmp_path / "run.out").read_text())
-    assert summary["finished"] == 2 and summary["infra_failures"] == 0, summary
+    assert summary["finished"] == 2 and summary["infra_errors"] == 0, summary
     assert summary["model_retries"] >= 1 and summary["model_retry_wait_s"] >= 0.8 * (back - went_away), (
         summary
     )

@@ -108,7 +108,7 @@ def test_a_hostile_endpoint_labels_episodes_infra(tmp_path: Path, mode: str) -> 
     assert proc.returncode == 0, proc.stderr[-3000:]
     summary = json.loads(proc.stdout)
     # nothing was scored: no rate (null), not a 0 that reads as the model's (issue 43's honest summaries)
-    assert summary["infra_failures"] == 2 and summary["scored"] == 0 and summary["pass_rate"] is None, summary
+    assert summary["infra_errors"] == 2 and summary["scored"] == 0 and summary["pass_rate"] is None, summary
     statuses = H.assert_each_episode_once(run_dir)
     assert set(statuses.values()) == {"infra_error"}  # never the model's failure
     if mode == "huge":

@@ -3,7 +3,7 @@ did to live sandboxes — the dir renamed aside, then emptied — done here by r
 toolchain dir (`sandbox.toolchain_dir`), once the first episode's coder sandbox is live. The coder's next
 command finds `ls` gone; the episode ends as an infrastructure failure (not a model failure, not scored),
 is retried with the toolchain built again, and the run scores as if nothing happened: both gold episodes
-pass, 0 infra failures. Then the invariant."""
+pass, 0 infra errors. Then the invariant."""
 
 from __future__ import annotations
 
@@ -63,9 +63,9 @@ def test_a_toolchain_removed_under_a_running_episode_is_infra_retried_and_scored
     text = log.read_text()
     H.assert_no_traceback(text)
     summary = json.loads(out.read_text())
-    assert summary["finished"] == summary["scored"] == 2 and summary["infra_failures"] == 0, summary
+    assert summary["finished"] == summary["scored"] == 2 and summary["infra_errors"] == 0, summary
     assert summary["pass_rate"] == summary["success_rate"] == 1.0, summary  # gold, as if nothing happened
-    failures = [line for line in text.splitlines() if "episode_infra_failure" in line]
+    failures = [line for line in text.splitlines() if "episode_infra_error" in line]
     assert len(failures) == 1 and "toolchain" in failures[0], text[-3000:]  # the hit episode, once
     assert re.search(r"episode_started .*try_no=1", text), text[-3000:]  # and its retry
     assert "toolchain_rebuilt" in text

@@ -52,7 +52,7 @@ class FormatWriter:
 
     def masked(self, ep: FinishedEpisode) -> bool:
         """Kept infrastructure failures train nothing."""
-        return ep.record.infra_failure
+        return ep.record.infra_error
 
 
 class SftWriter(FormatWriter):

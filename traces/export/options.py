@@ -7,7 +7,7 @@ from typing import Literal
 from repozero.kernel.errors import UsageError
 from repozero.kernel.records import Record
 
-from ..rewards import REWARD_FORMULAS
+from ..rewards import REWARD_FORMULAS, formula_name
 
 __all__ = ["FORMATS", "ExportFilters", "ExportOptions", "ExportSummary", "Format", "SplitSummary"]
 
@@ -58,7 +58,7 @@ class ExportOptions(Record, kw_only=True):
     def check(self) -> None:
         if not 0.0 <= self.split_test < 1.0:
             raise UsageError(f"--split-test {self.split_test}: give a fraction in [0, 1)")
-        if self.reward_formula is not None and self.reward_formula not in REWARD_FORMULAS:
+        if self.reward_formula is not None and formula_name(self.reward_formula) not in REWARD_FORMULAS:
             known = ", ".join(sorted(REWARD_FORMULAS))
             raise UsageError(f"--reward-formula {self.reward_formula}: unknown (known: {known})")
 

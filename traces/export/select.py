@@ -41,8 +41,8 @@ class Selector:
     def episode_reason(self, run: RunSource, ep: FinishedEpisode) -> str | None:
         """Why this episode is left out (None: it is kept)."""
         f, rec = self.filters, ep.record
-        if rec.infra_failure and not f.keep_infra:
-            return "infra_failure"
+        if rec.infra_error and not f.keep_infra:
+            return "infra_error"
         if f.protocols and rec.protocol not in f.protocols:
             return "protocol"
         if f.drop_cheats and (rec.cheat_flags or rec.failure_category == "cheat"):
@@ -126,14 +126,14 @@ def _rewards(runs: list[RunSource], formula: str | None) -> dict[tuple[str, str]
 
 
 def _recompute(formula: str, record: EpisodeRecord) -> float:
-    return 0.0 if record.infra_failure else compute_reward(formula, record.rewards)
+    return 0.0 if record.infra_error else compute_reward(formula, record.rewards)
 
 
 def _zero_variance_groups(runs: list[RunSource], rewards: dict[tuple[str, str], float]) -> set[tuple[str, str]]:  # fmt: skip
-    """(run, group) pairs whose scored attempts (infra failures aside) all have the same reward."""
+    """(run, group) pairs whose scored attempts (infra errors aside) all have the same reward."""
     groups: dict[tuple[str, str], set[float]] = {}
     for run in runs:
         for e in run.entries.values():
-            if not e.infra_failure:
+            if not e.infra_error:
                 groups.setdefault((run.run_id, e.group_id), set()).add(rewards[(run.run_id, e.episode_id)])
     return {key for key, values in groups.items() if len(values) == 1}

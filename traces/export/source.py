@@ -36,6 +36,7 @@ from ..records import (
     ToolExecutionRecord,
     TraceRecord,
 )
+from ..upgrade import UpgradingDecoder
 from .call_decoder import messages_only_decoder
 
 __all__ = ["ALL_KINDS", "EXPORT_KINDS", "FinishedEpisode", "RunSource", "open_runs"]
@@ -207,13 +208,13 @@ _TYPES = {str(t.__struct_config__.tag): t for t in get_args(TraceRecord)}
 
 
 @functools.cache
-def _decoder(kinds: frozenset[str]) -> msgspec.json.Decoder[Any]:
+def _decoder(kinds: frozenset[str]) -> UpgradingDecoder[Any]:
     skipped = [
         msgspec.defstruct(f"Skipped_{tag}", [], bases=(_Skipped,), tag=tag)
         for tag in sorted(set(_TYPES) - kinds)
     ]
     wanted = [t for tag, t in _TYPES.items() if tag in kinds]
-    return msgspec.json.Decoder(Union[tuple(wanted + skipped)])  # type: ignore[arg-type]  # noqa: UP007
+    return UpgradingDecoder(msgspec.json.Decoder(Union[tuple(wanted + skipped)]))  # type: ignore[arg-type]  # noqa: UP007
 
 
 def _latest_entries(entries: list[ManifestEntry]) -> dict[str, ManifestEntry]:

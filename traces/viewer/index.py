@@ -71,7 +71,7 @@ class RunIndex:
             {
                 "episode_id": e.episode_id, "sample": e.sample, "library": e.library, "attempt": e.attempt,
                 "group_id": e.group_id, "status": e.status, "termination_reason": e.termination_reason,
-                "infra_failure": e.infra_failure, "reward": e.reward, "rounds": e.rounds,
+                "infra_error": e.infra_error, "reward": e.reward, "rounds": e.rounds,
                 "finished_at": e.finished_at,
             }
             for e in entries

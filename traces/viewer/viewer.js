@@ -37,7 +37,7 @@ const fmt = {
   num: (x, d = 3) => (x === null || x === undefined ? "–" : Number(x).toFixed(d).replace(/\.?0+$/, "") || "0"),
   int: (x) => (x === null || x === undefined ? "–" : Number(x).toLocaleString("en")),
   secs: (x) => (x === null || x === undefined ? "–" : `${Number(x).toFixed(2)} s`),
-  rate: (s) => (s ? `${s.passed}/${s.total} (${(100 * s.pass_rate).toFixed(0)}%)` : "–"),
+  rate: (s) => (s ? `${s.passed_cases}/${s.total} (${(100 * s.success_rate).toFixed(0)}%)` : "–"),
 };
 
 function setCrumbs(...parts) {
@@ -145,7 +145,7 @@ function filterForm(key, run, params) {
 function episodeTable(key, episodes) {
   return h("table", { id: "episodes" },
     h("thead", {}, h("tr", {}, ["episode", "sample", "attempt", "status", "termination", "reward", "rounds"].map((c) => h("th", {}, c)))),
-    h("tbody", {}, episodes.map((e) => h("tr", { class: e.infra_failure ? "infra" : null },
+    h("tbody", {}, episodes.map((e) => h("tr", { class: e.infra_error ? "infra" : null },
       h("td", {}, h("a", { href: `#/episode/${key}/${encodeURIComponent(e.episode_id)}` }, e.episode_id)),
       h("td", {}, e.sample), h("td", { class: "n" }, e.attempt), h("td", {}, statusBadge(e.status)),
       h("td", {}, e.termination_reason), h("td", { class: "n" }, fmt.num(e.reward)), h("td", { class: "n" }, e.rounds)))));
@@ -178,7 +178,7 @@ async function showEpisode(key, id) {
         ["rounds", e.rounds], ["model", e.policy_model], ["protocol", e.protocol],
         ["tokens", `${fmt.int(e.usage.prompt_tokens)} in, ${fmt.int(e.usage.completion_tokens)} out`],
         ["cost", `$${fmt.num(e.usage.cost_usd, 4)}`], ["wall time", fmt.secs(e.timings.wall_s)],
-        ["infra failure", e.infra_failure ? `yes ${e.error}` : "no"],
+        ["infra failure", e.infra_error ? `yes ${e.error}` : "no"],
         ["cheat flags", e.cheat_flags.join(", ") || "none"]].flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
     ...data.rounds.map(roundSection));
 }

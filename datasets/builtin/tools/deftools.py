@@ -74,7 +74,7 @@ def write_samples(
         if d.id not in reach:
             print(f"{d.id}: no reach measured yet (run measure_reach.py --sample {d.id}); labelled by calls")
         sample = build(d, int(reach.get(d.id, {}).get("reach", 0)))
-        sample = msgspec.structs.replace(sample, split=split_of(sample.package, train))
+        sample = msgspec.structs.replace(sample, split=split_of(sample.library, train))
         write_sample(root, sample)
         print(f"{d.id}: {len(sample.cases)} cases, {sample.difficulty}, {sample.category}, {sample.split}")
 
@@ -90,9 +90,9 @@ def write_splits(root: Path, train: frozenset[str], only: list[str] | None) -> N
     for sample in load_dataset(root).samples:
         if only and sample.id not in only:
             continue
-        split = split_of(sample.package, train)
+        split = split_of(sample.library, train)
         write_sample(root, msgspec.structs.replace(sample, split=split))
-        print(f"{sample.id}: {split} ({sample.package})")
+        print(f"{sample.id}: {split} ({sample.library})")
 
 
 def write_info(root: Path, info: DatasetInfo) -> None:
