@@ -66,7 +66,12 @@ def test_second_invocation_is_refused_and_a_dead_owners_lock_is_taken_over(tmp_p
 
     # two resumes at once: exactly one takes the dead owner's lock, the other is refused naming it
     logs = [tmp_path / "resume-a.log", tmp_path / "resume-b.log"]
-    procs = [H.start("run", "--resume", str(run_dir), "--json", "--display", "off", log=log) for log in logs]
+    # the winner runs its three episodes one at a time, slowly, so the loser (a process starting beside it)
+    # meets the lock while the winner works: finished in ~2 s, the winner could release it first
+    slow = ("--concurrency", "1", "--set", "run.fake_latency_ms=400")
+    procs = [
+        H.start("run", "--resume", str(run_dir), "--json", "--display", "off", *slow, log=log) for log in logs
+    ]
     codes = [p.wait(timeout=300) for p in procs]
     assert sorted(codes) == [0, 2], codes
     winner, loser = (0, 1) if codes[0] == 0 else (1, 0)
