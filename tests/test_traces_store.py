@@ -222,6 +222,33 @@ async def test_an_error_or_a_cancel_in_the_body_still_closes_cleanly(tmp_path: P
 
 
 @pytest.mark.anyio
+async def test_an_episode_whose_flush_is_cancelled_by_the_close_still_enters_the_manifest(
+    tmp_path: Path,
+) -> None:
+    """The writer closes while its flush loop waits for the fsync thread with episodes taken from the
+    queue: the close's own flush writes them (they were dropped: on disk, but in no manifest)."""
+    events = _episodes(3)
+    parked = anyio.Event()
+    with anyio.fail_after(20):
+        async with TraceWriter(tmp_path, TraceConfig(flush_interval_s=3600.0)) as writer:
+            real = writer._in_thread
+
+            async def park_the_first_fsync(fn: Callable[..., None], *args: object) -> None:
+                if not parked.is_set():
+                    parked.set()
+                    await anyio.sleep_forever()  # cancelled there by the close, as at a thread checkpoint
+                await real(fn, *args)
+
+            writer._in_thread = park_the_first_fsync  # type: ignore[method-assign]
+            for event in events:
+                writer.emit(event)
+            await parked.wait()  # the loop took the finished episodes and waits on "the disk"
+    reader = TraceReader(tmp_path)
+    assert [e.episode_id for e in reader.finished_episodes()] == [f"synthetic-ep{i}" for i in range(3)]
+    assert writer.stats.episodes == 3 and reader.lost_episodes() == []
+
+
+@pytest.mark.anyio
 async def test_writer_started_in_the_callers_task_group(tmp_path: Path) -> None:
     events = _episodes(1)
     with anyio.fail_after(20):

@@ -155,8 +155,9 @@ class TraceWriter:
         try:
             if self._failed is None:
                 await self.flush()
-                if self.config.fsync:
+                if self.config.fsync:  # also the manifest: a flush cancelled between its write and fsync
                     await self._in_thread(os.fsync, self._shard_fd)
+                    await self._in_thread(os.fsync, self._manifest_fd)
         finally:
             self._close_files()
         log.debug("trace_shard_closed", shard=str(self.shard_path), records=self.stats.records)
@@ -272,23 +273,33 @@ class TraceWriter:
                 return
             end, blobs = self._written, self._unsynced_blobs
             self._unsynced_blobs = []
-            if self.config.fsync:
-                await self._in_thread(_fsync_shard_and_blobs, self._shard_fd, blobs)
-            lines = b"".join(
-                msgspec.json.encode(msgspec.structs.replace(e, end_offset=end)) + b"\n" for e in ending
-            )
+            written = False
             try:
-                write_all(self._manifest_fd, lines)
-            except OSError as exc:
-                self._ending = ending + self._ending  # written again by a retry, never half
-                self._failed = self._write_error(
-                    exc, self.manifest_path, self._manifest_fd, self._manifest_written, "manifest"
+                if self.config.fsync:
+                    await self._in_thread(_fsync_shard_and_blobs, self._shard_fd, blobs)
+                lines = b"".join(
+                    msgspec.json.encode(msgspec.structs.replace(e, end_offset=end)) + b"\n" for e in ending
                 )
-                raise self._failed from None
+                try:
+                    write_all(self._manifest_fd, lines)
+                except OSError as exc:
+                    self._failed = self._write_error(
+                        exc, self.manifest_path, self._manifest_fd, self._manifest_written, "manifest"
+                    )
+                    raise self._failed from None
+                written = True
+            finally:
+                # Cancelled before the lines were written (the writer closing while this flush waited for
+                # the fsync thread), or a failed write: the entries go back, for the close's flush or a
+                # retry to write them whole. Dropped here, those episodes would be on disk but in no
+                # manifest: missing from every export.
+                if not written:
+                    self._ending = ending + self._ending
+                    self._unsynced_blobs = blobs + self._unsynced_blobs
             self._manifest_written += len(lines)
+            self.stats.episodes += len(ending)
             if self.config.fsync:
                 await self._in_thread(os.fsync, self._manifest_fd)
-            self.stats.episodes += len(ending)
 
     def _write_error(self, exc: OSError, path: Path, fd: int, good: int, what: str) -> RepoZeroError:
         """Cut the file back to its last whole frame or line; a full disk is retried once at close."""
