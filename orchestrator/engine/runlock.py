@@ -110,7 +110,7 @@ class RunLock:
         _HELD.discard(self.path.resolve())
 
     def _busy_message(self) -> str:
-        owner = owner_of(self.path)
+        owner = _live_owner(self.path)
         who = f"pid {owner.pid} on host {owner.host}" if owner else "another process"
         since = f" since {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(owner.since))}" if owner else ""
         return (
@@ -135,6 +135,29 @@ def owner_of(path: Path) -> LockOwner | None:
     except OSError:
         return None
     return _decode(data)
+
+
+def _live_owner(path: Path, patience: float = 2.0) -> LockOwner | None:
+    """The owner of a lock we were just refused. A process that has taken over a dead owner's lock writes
+    its own name a moment after its flock: until then the file still names the dead one (or nothing), so
+    read again for a short while rather than name a pid that no longer runs."""
+    deadline = time.monotonic() + patience
+    while True:
+        owner = owner_of(path)
+        if owner is not None and _alive(owner):
+            return owner
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.02)
+
+
+def _alive(owner: LockOwner) -> bool:
+    """A live owner: another host's cannot be checked from here (taken on its word); on this host, the pid
+    runs and started when the file says (not a reused pid)."""
+    if owner.host != socket.gethostname():
+        return True
+    start = process_start(owner.pid)
+    return bool(start) and (not owner.proc_start or start == owner.proc_start)
 
 
 def _read_owner(fd: int) -> LockOwner | None:

@@ -3,22 +3,25 @@ and a lock left by a process killed with -9 is taken over by the next `--resume`
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from repozero.kernel.errors import UsageError
-from repozero.orchestrator.engine.runlock import LOCK_NAME, RunLock, owner_of
+from repozero.orchestrator.engine.actions import process_start
+from repozero.orchestrator.engine.runlock import LOCK_NAME, LockOwner, RunLock, owner_of
 
 H = sys.modules["repozero_chaos_helpers"]
-pytestmark = pytest.mark.slow
 
 
 def _wait(predicate: object, what: str, timeout: float = 180) -> None:
@@ -37,6 +40,7 @@ def _refused(proc: subprocess.CompletedProcess[str], owner_pid: int, flag: str) 
     assert flag in proc.stderr and LOCK_NAME in proc.stderr
 
 
+@pytest.mark.slow
 def test_second_invocation_is_refused_and_a_dead_owners_lock_is_taken_over(tmp_path: Path) -> None:
     ds = H.make_dataset(tmp_path)
     run_dir = tmp_path / "run"
@@ -92,3 +96,28 @@ def test_lock_in_process_refuses_then_frees(tmp_path: Path) -> None:
             RunLock(tmp_path, flag="--resume").acquire()
     with RunLock(tmp_path):
         pass
+
+
+def test_refused_while_the_new_owner_is_writing_its_name_names_the_new_owner(tmp_path: Path) -> None:
+    """The race CI met: a resume takes over a dead owner's flock and writes its own name a moment later; a
+    resume refused in between read the dead owner's name. It now waits for a live owner's name."""
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    stale = LockOwner(pid=dead.pid, host=socket.gethostname(), proc_start="1", since=time.time() - 60)
+    lock = tmp_path / LOCK_NAME
+    lock.write_bytes(msgspec.json.encode(stale) + b"\n")
+    fd = os.open(lock, os.O_RDWR)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the new owner has the lock, its name not yet written
+    me = LockOwner(pid=os.getpid(), host=socket.gethostname(), proc_start=process_start(os.getpid()), since=0)
+    later = threading.Timer(
+        0.3, lambda: os.pwrite(fd, msgspec.json.encode(me).ljust(len(lock.read_bytes())), 0)
+    )
+    later.start()
+    try:
+        with pytest.raises(UsageError) as refused:
+            RunLock(tmp_path, flag="--resume").acquire()
+    finally:
+        later.join()
+        os.close(fd)
+    assert f"pid {os.getpid()} on host" in str(refused.value)
+    assert f"pid {dead.pid} " not in str(refused.value)
