@@ -157,6 +157,20 @@ async def test_run_cases_follows_the_contract_env_home_and_cwd(sandbox: Sandbox)
     assert cwd_line == f"{sandbox.workdir}/sub" and home_count == "0"
 
 
+async def test_a_case_is_its_memory_groups_first_oom_victim_not_the_driver(sandbox: Sandbox) -> None:
+    """Each case runs at oom_score_adj 1000, the driver that runs it (the case's `timeout`'s parent) at what
+    it had: a memory group full while a runaway case was dying made the kernel kill bwrap, and the batch."""
+    show = (
+        "const fs = require('fs'); const adj = p => fs.readFileSync(`/proc/${p}/oom_score_adj`, 'utf8').trim();"
+        "const driver = fs.readFileSync(`/proc/${process.ppid}/stat`, 'utf8').split(') ')[1].split(' ')[1];"
+        "console.log(adj('self'), adj(process.ppid), adj(driver))"
+    )
+    with anyio.fail_after(30):
+        [run] = await sandbox.run_cases(["node", "-e", show], [CaseInput(id="adj", argv=[])], timeout_s=10)
+    case, timeout, driver = run.stdout.decode().split()
+    assert (case, timeout) == ("1000", "1000") and int(driver) < 1000, run
+
+
 async def test_run_cases_statuses(sandbox: Sandbox) -> None:
     cases = [
         CaseInput(id="ok", argv=["console.log('ok')"]),

@@ -135,8 +135,12 @@ run_case() {
   since=0
   if [ "$STRAYS" = 1 ]; then since=$(ticks); fi
   t0=$(date +%s%N)
-  env -i PATH="$PATH" LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC HOME="$B/home.$k" \
-    timeout -k "$KILL" "$T" "$@" <"$in" >"$B/po.$k" 2>"$B/pe.$k" 3>&- &
+  # The case is the memory group's first choice when it is full (oom_score_adj 1000, which any process may
+  # raise): a case that hits the cap dies of it, not the driver, a reader or bwrap — which the kernel
+  # picked when the runaway case was already dying but not yet gone, and the whole batch was lost.
+  { echo 1000 2>/dev/null >/proc/self/oom_score_adj
+    exec env -i PATH="$PATH" LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC HOME="$B/home.$k" \
+      timeout -k "$KILL" "$T" "$@"; } <"$in" >"$B/po.$k" 2>"$B/pe.$k" 3>&- &
   tp=$!
   : >"$B/run/$tp"
   # the main loop may have stopped the batch before it could see this case: end it at once
