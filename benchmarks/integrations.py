@@ -56,7 +56,7 @@ def eval_baseline(dataset: str, sample: str, target: Path, work: Path) -> Outcom
         [*argv, "--sandbox", "docker", "--json"], capture_output=True, text=True, check=True
     )
     wall = time.perf_counter() - start
-    return Outcome(wall, bool(json.loads(done.stdout)["samples"][0]["pass"]))
+    return Outcome(wall, bool(json.loads(done.stdout)["samples"][0]["passed"]))
 
 
 def harbor(dataset: str, sample: str, target: Path, work: Path) -> Outcome:
@@ -122,7 +122,7 @@ def inspect_eval(dataset: str, sample: str, target: Path, work: Path) -> Outcome
     dump = subprocess.run([f"{venv}/bin/inspect", "log", "dump", str(log)], capture_output=True, check=True)
     wall = time.perf_counter() - start
     (scored,) = json.loads(dump.stdout)["samples"]
-    return Outcome(wall, scored["scores"]["repozero_grader"]["value"]["pass"] == 1.0)
+    return Outcome(wall, scored["scores"]["repozero_grader"]["value"]["passed"] == 1.0)
 
 
 def verifiers_eval(dataset: str, sample: str, target: Path, work: Path) -> Outcome:
@@ -141,7 +141,7 @@ def verifiers_eval(dataset: str, sample: str, target: Path, work: Path) -> Outco
     ((episode,),) = [[json.loads(line) for line in f.open()] for f in out.rglob("traces.jsonl")]
     if not episode["ok"]:
         raise RuntimeError(f"vf-eval episode failed: {episode['errors']}")
-    return Outcome(wall, episode["traces"][0]["rewards"]["pass"]["score"] == 1.0)
+    return Outcome(wall, episode["traces"][0]["rewards"]["passed"]["score"] == 1.0)
 
 
 INTEGRATIONS: dict[str, Callable[[str, str, Path, Path], Outcome]] = {

@@ -27,7 +27,7 @@ serve() { # serve POLICY: start the loopback server (it runs until this script e
   exit 1
 }
 
-score() { # score POLICY URL -> mean of the `pass` score over the samples, read back with `inspect log dump`
+score() { # score POLICY URL -> mean of the `passed` score over the samples, read back with `inspect log dump`
   OPENAI_BASE_URL="$2/v1" OPENAI_API_KEY=unused "$INSPECT" eval repozero/repozero \
     -T dataset=builtin:py2js-lite --limit "$LIMIT" --model "openai/fake-$1" -M responses_api=false \
     --log-dir "$WORK/logs-$1" --display none >&2
@@ -39,7 +39,7 @@ scores = {s["name"]: s["metrics"]["mean"]["value"] for s in log["results"]["scor
 for sample in log["samples"]:
     score = sample["scores"]["repozero_grader"]
     print("  %s: %s %s" % (sample["id"], score["value"], score["metadata"]["failure_category"]), file=sys.stderr)
-print("%.3f" % scores["pass"])'
+print("%.3f" % scores["passed"])'
 }
 
 serve gold

@@ -3,7 +3,7 @@
 # OpenAI-compatible model, verifiers' own `vf-eval` runs three samples of builtin:py2js-lite through the
 # `repozero_verifiers` environment (our sandboxes, our grader as the rubric), and the rewards are read back
 # from the run's traces.jsonl. Last two lines:
-#   verifiers_gold_reward: <mean reward (pass) over the samples, policy gold>
+#   verifiers_gold_reward: <mean reward (passed) over the samples, policy gold>
 #   verifiers_never_reward: <the same, policy never>
 # Needs scripts/setup.sh (scripts/setup.d/61-inspect-verifiers.sh installs verifiers and the taskset id).
 set -euo pipefail
@@ -40,8 +40,8 @@ for episode in episodes:
     trace = episode["traces"][0]
     assert episode["ok"], episode.get("errors")
     grade = trace["info"]["repozero_grade"]
-    rewards.append(trace["rewards"]["pass"]["score"])
-    print("  %s: pass %s, success rate %.3f, %s" % (episode["task"]["data"]["id"], grade["pass"],
+    rewards.append(trace["rewards"]["passed"]["score"])
+    print("  %s: passed %s, success rate %.3f, %s" % (episode["task"]["data"]["id"], grade["passed"],
           grade["success_rate"], grade["failure_category"]), file=sys.stderr)
 print("%.3f" % (sum(rewards) / len(rewards)))
 PY

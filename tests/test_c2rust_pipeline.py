@@ -68,7 +68,7 @@ def test_agent_run_with_the_gold_policy(cache: Path, tmp_path: Path) -> None:
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert data["pass"] is True and data["exit_status"] == "submitted"
+    assert data["passed"] is True and data["exit_status"] == "submitted"
     assert (target / "Cargo.toml").is_file() and (target / "src" / "ini.rs").is_file()
 
 

@@ -274,7 +274,7 @@ def test_cli_json_and_exit_codes(tmp_path: Path) -> None:
     assert set(data) == {"samples", "pass_rate", "success_rate", "infra_errors", "grader_version"}
     assert set(data["samples"][0]) == {
         "sample",
-        "pass",
+        "passed",
         "success_rate",
         "failure_category",
         "cheat_flags",

@@ -142,7 +142,7 @@ def test_verifier_judges_as_the_grader(exported: Path, tmp_path: Path) -> None:
     )  # fmt: skip
     grade = judge(task, {"flags": [], "runnable": True}, records, "")
     assert [c["status"] for c in grade["cases"]] == ["pass", "wrong_output", "timeout", "not_run"]
-    assert grade["failure_category"] == "whitebox_fail" and grade["pass"] is False
+    assert grade["failure_category"] == "whitebox_fail" and grade["passed"] is False
     assert grade["success_rate"] == 0.25
     assert judge(task, {"flags": [], "runnable": False}, None, "")["failure_category"] == "no_executable"
 

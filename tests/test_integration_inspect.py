@@ -117,11 +117,11 @@ async def test_inspect_eval_gold_scores_one_never_zero_and_hides_hidden_cases(tm
     assert log["status"] == "success", log.get("error")
     assert sorted(s["id"] for s in log["samples"]) == sorted(SAMPLES + NEVER)
     metrics = {s["name"]: s["metrics"]["mean"]["value"] for s in log["results"]["scores"]}
-    assert metrics["pass"] == 0.5  # three golds at 1.0, three nevers at 0.0
+    assert metrics["passed"] == 0.5  # three golds at 1.0, three nevers at 0.0
     for sample in log["samples"]:
         score = sample["scores"]["repozero_grader"]
         gold = sample["id"] in SAMPLES
-        assert score["value"]["pass"] == (1.0 if gold else 0.0), sample["id"]
+        assert score["value"]["passed"] == (1.0 if gold else 0.0), sample["id"]
         assert (score["value"]["success_rate"] == 1.0) is gold  # the planted bugs fail some cases, not all
         assert (score["metadata"]["failure_category"] is None) is gold
         assert sample["messages"][1]["content"].startswith(f"<!-- repozero: sample={sample['id']} ")

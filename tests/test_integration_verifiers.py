@@ -86,8 +86,8 @@ async def test_vf_eval_gold_one_never_zero_and_no_hidden_case_shown(tmp_path: Pa
     for episode in episodes:
         assert episode["ok"], episode["errors"]
         trace, gold = episode["traces"][0], episode["task"]["data"]["id"] in SAMPLES
-        assert trace["rewards"]["pass"]["score"] == (1.0 if gold else 0.0)
-        assert trace["info"]["repozero_grade"]["pass"] is gold
+        assert trace["rewards"]["passed"]["score"] == (1.0 if gold else 0.0)
+        assert trace["info"]["repozero_grade"]["passed"] is gold
         assert (trace["metrics"]["success_rate"] == 1.0) is gold
     assert _audit()("builtin:py2js-lite", SAMPLES + NEVER, _texts(episodes)) == []
 
@@ -132,4 +132,4 @@ async def test_an_ace_round_feeds_failing_visible_cases_back(tmp_path: Path) -> 
     assert len(one["traces"][0]["calls"]) == 4 and len(none["traces"][0]["calls"]) == 2
     assert users(one)[1].startswith("<!-- repozero: feedback failing=4 -->")
     assert len(users(none)) == 1
-    assert one["traces"][0]["rewards"]["pass"]["score"] == 0.0
+    assert one["traces"][0]["rewards"]["passed"]["score"] == 0.0

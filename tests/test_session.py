@@ -189,11 +189,11 @@ def test_eval_under_the_public_protocol_reproduces_the_episodes_score(tmp_path: 
     assert (
         episode.passed is False and 0 < episode.success_rate < 1
     )  # every case passes; the Oracle error counts
-    assert (graded["repozero-public"]["pass"], graded["repozero-public"]["success_rate"]) == (
+    assert (graded["repozero-public"]["passed"], graded["repozero-public"]["success_rate"]) == (
         episode.passed,
         episode.success_rate,
     )
-    assert graded["repozero-strict"]["pass"] is True  # strict drops what the Oracle could not answer
+    assert graded["repozero-strict"]["passed"] is True  # strict drops what the Oracle could not answer
 
 
 def test_a_local_backend_is_ready_before_the_run_starts(tmp_path: Path) -> None:

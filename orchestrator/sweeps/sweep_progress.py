@@ -153,7 +153,7 @@ def _cells(lines: Sequence[CellLine]) -> Table:
     table.add_column("axes", no_wrap=True, overflow="ellipsis", max_width=36)
     table.add_column("progress", no_wrap=True)
     table.add_column("running", justify="right")
-    table.add_column("pass", justify="right")
+    table.add_column("PR", justify="right")
     shown = sorted(lines, key=lambda c: (-c.running, c.done >= c.total, c.cell_key))[:SHOWN_CELLS]
     for c in shown:
         rate = "—" if c.pass_rate is None else f"{c.pass_rate:.0%}"

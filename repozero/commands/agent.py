@@ -37,7 +37,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     cmd.add_argument(
         "--json",
         action="store_true",
-        help='print {"exit_status", "pass", "success_rate", "steps", "tokens", "cost_usd"}',
+        help='print {"exit_status", "passed", "success_rate", "steps", "tokens", "cost_usd"}',
     )
     cmd.set_defaults(func=_run)
 
@@ -83,7 +83,7 @@ def _run(args: argparse.Namespace) -> int:
         print_json(
             {
                 "exit_status": result.exit_status,
-                "pass": grade.passed,
+                "passed": grade.passed,
                 "success_rate": grade.success_rate,
                 "steps": result.steps,
                 "tokens": result.tokens,

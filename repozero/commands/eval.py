@@ -96,7 +96,7 @@ def _as_json(summary: EvalSummary) -> dict[str, Any]:
         "samples": [
             {
                 "sample": g.sample,
-                "pass": g.passed,
+                "passed": g.passed,
                 "success_rate": g.success_rate,
                 "failure_category": g.failure_category,
                 "cheat_flags": g.cheat_flags,
@@ -114,7 +114,7 @@ def _as_json(summary: EvalSummary) -> dict[str, Any]:
 
 def _print_table(summary: EvalSummary) -> None:
     table = Table(title=f"grader {summary.grader_version}")
-    for column in ("sample", "pass", "success rate", "category", "cheat flags", "failing cases"):
+    for column in ("sample", "passed", "success rate", "category", "cheat flags", "failing cases"):
         table.add_column(column, overflow="fold")
     for g in summary.samples:
         failing = ", ".join(f"{c.id}:{c.status}" for c in g.cases if c.status != "pass")

@@ -150,7 +150,7 @@ def judge(
     rate = 0.0 if flags or not cases else passed / len(cases)
     return {
         "sample": task["sample"],
-        "pass": category is None and bool(cases),
+        "passed": category is None and bool(cases),
         "success_rate": rate,
         "failure_category": category,
         "cheat_flags": sorted(flags),
@@ -169,7 +169,7 @@ def rewards(grade: dict[str, Any]) -> dict[str, int | float]:
     and draws one column per key in its summary table. So no per-case keys: the counts stand for them here,
     and each case's status is in `ctrf.json` and `grade.json`. `reward` stays first (what Harbor reads as
     the trial's reward) and `pass_rate` first in key order (what its progress bar shows)."""
-    pr = 1 if grade["pass"] else 0
+    pr = 1 if grade["passed"] else 0
     cases = grade["cases"]
     return {
         "reward": pr,
@@ -214,7 +214,7 @@ def write_rewards(grade: dict[str, Any], out: Path) -> None:
         return  # no reward: Harbor reports the trial's verifier as failed, not as a 0 the model earned
     (out / "ctrf.json").write_text(json.dumps(ctrf(grade), indent=1) + "\n")
     (out / "reward.json").write_text(json.dumps(rewards(grade)) + "\n")
-    (out / "reward.txt").write_text(f"{1 if grade['pass'] else 0}\n")
+    (out / "reward.txt").write_text(f"{1 if grade['passed'] else 0}\n")
 
 
 def main(argv: list[str]) -> int:
@@ -232,7 +232,9 @@ def main(argv: list[str]) -> int:
         grade = judge(task, scanned, records, build_error)
         write_rewards(grade, Path(argv[4]))
         print(
-            json.dumps({k: grade.get(k) for k in ("pass", "success_rate", "failure_category", "cheat_flags")})
+            json.dumps(
+                {k: grade.get(k) for k in ("passed", "success_rate", "failure_category", "cheat_flags")}
+            )
         )
         return 0
     print(

@@ -140,7 +140,7 @@ def finish() -> Tool:
     return execute
 
 
-@scorer(metrics={"pass": [mean(), stderr()], "success_rate": [mean()]})
+@scorer(metrics={"passed": [mean(), stderr()], "success_rate": [mean()]})
 def repozero_grader(dataset: str = "builtin:py2js-lite"):  # type: ignore[no-untyped-def]
     """Our grader as an inspect scorer: the work directory graded on whitebox and hidden cases."""
     data = load_dataset(dataset)
@@ -156,7 +156,7 @@ def repozero_grader(dataset: str = "builtin:py2js-lite"):  # type: ignore[no-unt
         if grade.infra_error:
             raise RuntimeError(f"sample {sample_id}: the grading sandbox failed: {grade.infra_detail}")
         return Score(
-            value={"pass": 1.0 if grade.passed else 0.0, "success_rate": grade.success_rate},
+            value={"passed": 1.0 if grade.passed else 0.0, "success_rate": grade.success_rate},
             explanation=f"{sum(c.status == 'pass' for c in grade.cases)}/{len(grade.cases)} cases pass",
             metadata={
                 "failure_category": grade.failure_category,

@@ -85,7 +85,7 @@ class RepoZeroTask(vf.Task[RepoZeroData, vf.State, vf.TaskConfig]):
         if grade.infra_error:
             raise vf.TaskError(f"sample {task.id}: the grading sandbox failed: {grade.infra_detail}")
         trace.info[GRADE_KEY] = {
-            "pass": grade.passed,
+            "passed": grade.passed,
             "success_rate": grade.success_rate,
             "failure_category": grade.failure_category,
             "cheat_flags": list(grade.cheat_flags),
@@ -97,7 +97,7 @@ class RepoZeroTask(vf.Task[RepoZeroData, vf.State, vf.TaskConfig]):
         verdict = trace.info.get(GRADE_KEY)
         if verdict is None:
             raise vf.TaskError("the grade metric did not run")
-        return {"pass": 1.0 if verdict["pass"] else 0.0}
+        return {"passed": 1.0 if verdict["passed"] else 0.0}
 
 
 class RepoZeroTaskset(vf.Taskset[RepoZeroTask, RepoZeroTasksetConfig]):
