@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+import weakref
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -235,6 +236,15 @@ def _read(path: Path) -> str:
 EARLY, LATE = (10, 12, 14), (36, 38, 40)
 
 
+def _kind(obj: object) -> str:
+    """An object's type name; a weak reference whose referent is gone counts apart: it is garbage a weak
+    container has not pruned yet, as many or as few as the work in flight (52 to 197 in one run, none left
+    once the run ends), not something an episode leaves behind."""
+    if type(obj) is weakref.ReferenceType and obj() is None:
+        return "ReferenceType (dead)"
+    return type(obj).__qualname__
+
+
 class MemoryProbe:
     """At some finished-episode counts: live objects by type and pymalloc blocks, after a full collection."""
 
@@ -249,7 +259,7 @@ class MemoryProbe:
         self.finished += 1
         if self.finished in EARLY + LATE:
             gc.collect()
-            self.types[self.finished] = Counter(type(o).__qualname__ for o in gc.get_objects())
+            self.types[self.finished] = Counter(_kind(o) for o in gc.get_objects())
             self.blocks[self.finished] = sys.getallocatedblocks()
 
     def growth(self) -> tuple[dict[str, int], int]:
@@ -275,6 +285,7 @@ def test_memory_stays_flat_in_the_number_of_finished_episodes(tmp_path: Path) ->
     by_type, blocks = probe.growth()
     # Bound methods of locks come with anyio's worker threads: a pool that grows to at most 40 threads.
     by_type.pop("builtin_function_or_method", None)
+    by_type.pop("ReferenceType (dead)", None)  # unpruned garbage of weak containers, not kept (see _kind)
     assert threading.active_count() <= 48
     episodes = LATE[0] - EARLY[-1]
     grown = {name: n for name, n in by_type.items() if n >= episodes}  # one per episode, or more
