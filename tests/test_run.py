@@ -169,6 +169,20 @@ def test_hidden_canary_never_leaves_grading(tmp_path: Path) -> None:
     assert statuses and all(s == ("pass",) for s in statuses[-1:])  # graded, by id and status only
 
 
+def _finished_so_far(db: Path) -> int:
+    """Finished episodes in a live run's store, read-only; 0 until the run has made its table (the file
+    exists a moment before its schema: the poll once read it in between, "no such table: episodes")."""
+    if not db.exists():
+        return 0
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return int(con.execute("SELECT COUNT(*) FROM episodes WHERE status = 'finished'").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+    finally:
+        con.close()
+
+
 def test_kill_9_then_resume_finishes_each_episode_once(tmp_path: Path) -> None:
     ds = make_dataset(tmp_path, copies=3)  # 6 samples
     run_dir = tmp_path / "run"
@@ -197,14 +211,8 @@ def test_kill_9_then_resume_finishes_each_episode_once(tmp_path: Path) -> None:
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             time.sleep(0.5)
-            if (run_dir / "results.sqlite").exists():
-                done = (
-                    sqlite3.connect(run_dir / "results.sqlite")
-                    .execute("SELECT COUNT(*) FROM episodes WHERE status = 'finished'")
-                    .fetchone()[0]
-                )
-                if done >= 2:
-                    break
+            if _finished_so_far(run_dir / "results.sqlite") >= 2:
+                break
         os.killpg(proc.pid, signal.SIGKILL)
     finally:
         proc.wait()
