@@ -26,7 +26,7 @@ from typing import Any
 import msgspec
 import structlog
 
-__all__ = ["ACTIONS_FILE", "ActionLog", "process_start"]
+__all__ = ["ACTIONS_FILE", "ActionLog", "process_start", "still_running"]
 
 ACTIONS_FILE = "actions.jsonl"
 log = structlog.get_logger()
@@ -43,6 +43,12 @@ def process_start(pid: int) -> str:
     except OSError:
         return ""
     return stat.rsplit(")", 1)[1].split()[19]
+
+
+def still_running(pid: int, proc_start: str) -> bool:
+    """Whether the process this host's `pid` named when it started at `proc_start` still runs (not a reused
+    pid): the action log's writers and the run lock's owner are both told live this way."""
+    return bool(proc_start) and process_start(pid) == proc_start
 
 
 class ActionLog:

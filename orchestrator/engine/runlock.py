@@ -21,7 +21,7 @@ import msgspec
 import structlog
 
 from repozero.kernel.errors import UsageError
-from repozero.orchestrator.engine.actions import process_start
+from repozero.orchestrator.engine.actions import process_start, still_running
 
 __all__ = ["LOCK_NAME", "LockOwner", "RunLock", "held_here"]
 
@@ -154,10 +154,7 @@ def _live_owner(path: Path, patience: float = 2.0) -> LockOwner | None:
 def _alive(owner: LockOwner) -> bool:
     """A live owner: another host's cannot be checked from here (taken on its word); on this host, the pid
     runs and started when the file says (not a reused pid)."""
-    if owner.host != socket.gethostname():
-        return True
-    start = process_start(owner.pid)
-    return bool(start) and (not owner.proc_start or start == owner.proc_start)
+    return owner.host != socket.gethostname() or still_running(owner.pid, owner.proc_start)
 
 
 def _read_owner(fd: int) -> LockOwner | None:

@@ -12,7 +12,7 @@ import msgspec
 
 from repozero.kernel.errors import UsageError
 from repozero.kernel.records import Record
-from repozero.orchestrator.engine.actions import ACTIONS_FILE, process_start
+from repozero.orchestrator.engine.actions import ACTIONS_FILE, still_running
 from repozero.orchestrator.engine.node_status import NODES_DIR, NodeStatus, nodes_file, read_nodes
 
 __all__ = ["AnomalyReport", "OpenAction", "WriterProcess", "find_open_actions"]
@@ -64,8 +64,7 @@ class AnomalyReport(Record, kw_only=True):
 def _live(record: dict[str, Any]) -> bool | None:
     if record.get("host", _HOST) != _HOST:
         return None
-    pid, proc_start = int(record["process"]), str(record.get("proc_start"))
-    return bool(proc_start) and process_start(pid) == proc_start
+    return still_running(int(record["process"]), str(record.get("proc_start")))
 
 
 def find_open_actions(run_dir: Path, *, min_age_s: float = 0.0, now: float | None = None) -> AnomalyReport:
